@@ -1,0 +1,244 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Type, { type Static, type TSchema } from 'typebox';
+import Compile from 'typebox/compile';
+import { ConfigError } from './errors.js';
+
+/**
+ * The one configuration object. Sources, lowest to highest precedence:
+ * schema defaults < JSON config file (`XLE_CONFIG`, else `./config.local.json` when present) < environment.
+ * Validated once at start-up and passed into factories; never imported as a global.
+ */
+const Network = Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')], {
+  default: 'mainnet',
+  description: 'Which XRPL network this process serves and ingests; each network has its own indices.',
+});
+
+export const ConfigSchema = Type.Object(
+  {
+    network: Network,
+    es: Type.Object(
+      {
+        url: Type.Optional(
+          Type.String({
+            description:
+              'URL of an Elasticsearch 8.x/9.x cluster. When set, the local engine is never started.',
+          }),
+        ),
+        apiKey: Type.Optional(Type.String({ description: 'API key for the cluster (encoded form).' })),
+        username: Type.Optional(Type.String({ description: 'Basic-auth user name.' })),
+        password: Type.Optional(Type.String({ description: 'Basic-auth password.' })),
+        caFile: Type.Optional(Type.String({ description: 'PEM file of the CA that signed the cluster certificate.' })),
+        indexPrefix: Type.String({
+          default: 'xrpl',
+          pattern: '^[a-z0-9][a-z0-9_.-]*$',
+          maxLength: 100,
+          description: 'Prefix of every index and template name: `<prefix>-<network>-<kind>`.',
+        }),
+        requestTimeoutMs: Type.Integer({
+          default: 10000,
+          minimum: 100,
+          description: 'Timeout of one request to the engine.',
+        }),
+        pingTimeoutMs: Type.Integer({
+          default: 800,
+          minimum: 50,
+          description: 'Timeout of the readiness probe behind /api/v1/ping (must stay under one second).',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    engine: Type.Object(
+      {
+        home: Type.String({
+          default: '.data/engine-home',
+          description: 'Folder holding the local engine jars (filled by `pnpm engine fetch`).',
+        }),
+        dataDir: Type.String({
+          default: '.data/engine',
+          description: 'Data, logs and pid file of the local engine instance.',
+        }),
+        port: Type.Integer({ default: 9200, minimum: 1, maximum: 65535, description: 'HTTP port of the local engine.' }),
+        transportPort: Type.Integer({
+          default: 9300,
+          minimum: 1,
+          maximum: 65535,
+          description: 'Transport (node-to-node) port of the local engine.',
+        }),
+        heap: Type.String({
+          default: '1g',
+          pattern: '^[1-9][0-9]*[mg]$',
+          description: 'JVM heap of the local engine (`-Xms`/`-Xmx`).',
+        }),
+        startTimeoutMs: Type.Integer({
+          default: 120000,
+          minimum: 1000,
+          description: 'How long `engine start` waits for the cluster to turn yellow.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    api: Type.Object(
+      {
+        host: Type.String({ default: '127.0.0.1', description: 'Address the REST API listens on.' }),
+        port: Type.Integer({ default: 3000, minimum: 0, maximum: 65535, description: 'Port of the REST API.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    log: Type.Object(
+      {
+        level: Type.Union(
+          ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+          { default: 'info', description: 'Log level of the JSON logs.' },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema>;
+
+/** Environment variable → config key. The README's configuration table is printed from this. */
+export const ENV_VARS: readonly { env: string; path: readonly [string, string?] }[] = [
+  { env: 'XLE_NETWORK', path: ['network'] },
+  { env: 'ES_URL', path: ['es', 'url'] },
+  { env: 'ES_API_KEY', path: ['es', 'apiKey'] },
+  { env: 'ES_USERNAME', path: ['es', 'username'] },
+  { env: 'ES_PASSWORD', path: ['es', 'password'] },
+  { env: 'ES_CA_FILE', path: ['es', 'caFile'] },
+  { env: 'ES_INDEX_PREFIX', path: ['es', 'indexPrefix'] },
+  { env: 'ES_REQUEST_TIMEOUT_MS', path: ['es', 'requestTimeoutMs'] },
+  { env: 'ES_PING_TIMEOUT_MS', path: ['es', 'pingTimeoutMs'] },
+  { env: 'ENGINE_HOME', path: ['engine', 'home'] },
+  { env: 'ENGINE_DATA_DIR', path: ['engine', 'dataDir'] },
+  { env: 'ENGINE_PORT', path: ['engine', 'port'] },
+  { env: 'ENGINE_TRANSPORT_PORT', path: ['engine', 'transportPort'] },
+  { env: 'ENGINE_HEAP', path: ['engine', 'heap'] },
+  { env: 'ENGINE_START_TIMEOUT_MS', path: ['engine', 'startTimeoutMs'] },
+  { env: 'API_HOST', path: ['api', 'host'] },
+  { env: 'API_PORT', path: ['api', 'port'] },
+  { env: 'LOG_LEVEL', path: ['log', 'level'] },
+];
+
+const SECRET_KEYS = new Set(['apiKey', 'password']);
+const validator = Compile(ConfigSchema);
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Explicit config file; otherwise `XLE_CONFIG`, otherwise `./config.local.json` if it exists. */
+  file?: string;
+  /** Values applied last (tests use this to point at their own engine and prefix). */
+  overrides?: DeepPartial<Config>;
+  cwd?: string;
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(source)) {
+    if (value === undefined) continue;
+    const existing = target[key];
+    if (isPlainObject(value) && isPlainObject(existing)) mergeInto(existing, value);
+    else target[key] = isPlainObject(value) ? structuredClone(value) : value;
+  }
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file ${path}: ${(error as Error).message}`);
+  }
+  if (!isPlainObject(parsed)) throw new ConfigError(`Config file ${path} must hold a JSON object.`);
+  return parsed;
+}
+
+function environmentLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const layer: Record<string, unknown> = {};
+  for (const { env: name, path } of ENV_VARS) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const [section, key] = path;
+    if (key === undefined) layer[section] = raw;
+    else {
+      const inner = (layer[section] ??= {}) as Record<string, unknown>;
+      inner[key] = raw;
+    }
+  }
+  return layer;
+}
+
+/** Merges defaults, file, environment and overrides; throws `ConfigError` listing every problem. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const merged: Record<string, unknown> = {};
+  const file = options.file ?? env.XLE_CONFIG ?? defaultConfigFile(cwd);
+  if (file !== undefined) mergeInto(merged, readConfigFile(resolve(cwd, file)));
+  mergeInto(merged, environmentLayer(env));
+  if (options.overrides !== undefined) mergeInto(merged, options.overrides as Record<string, unknown>);
+
+  // Environment values are strings: defaults first, then explicit string-to-number conversion.
+  const candidate = validator.Convert(validator.Default(merged));
+  if (!validator.Check(candidate)) {
+    const problems = validator.Errors(candidate).map((e) => ({
+      path: e.instancePath === '' ? '/' : e.instancePath,
+      message: e.message,
+    }));
+    throw new ConfigError('Invalid configuration.', { problems });
+  }
+  return candidate;
+}
+
+function defaultConfigFile(cwd: string): string | undefined {
+  const path = resolve(cwd, 'config.local.json');
+  return existsSync(path) ? path : undefined;
+}
+
+/** The engine URL everything uses: `ES_URL` when set, otherwise the local engine's port. */
+export function engineUrl(config: Config): string {
+  return config.es.url ?? `http://127.0.0.1:${config.engine.port}`;
+}
+
+/** True when an external cluster is configured and the local engine must not be started. */
+export function usesExternalEngine(config: Config): boolean {
+  return config.es.url !== undefined;
+}
+
+/** A copy safe to print: secrets replaced. */
+export function redactConfig(config: Config): Config {
+  const copy = structuredClone(config) as unknown as Record<string, Record<string, unknown>>;
+  for (const section of Object.values(copy)) {
+    if (!isPlainObject(section)) continue;
+    for (const key of Object.keys(section)) if (SECRET_KEYS.has(key)) section[key] = '[redacted]';
+  }
+  return copy as unknown as Config;
+}
+
+function schemaAt(path: readonly [string, string?]): TSchema {
+  const [section, key] = path;
+  const top = (ConfigSchema.properties as Record<string, TSchema>)[section];
+  if (top === undefined) throw new Error(`unknown config section ${section}`);
+  if (key === undefined) return top;
+  const inner = (top as unknown as { properties: Record<string, TSchema> }).properties[key];
+  if (inner === undefined) throw new Error(`unknown config key ${section}.${key}`);
+  return inner;
+}
+
+/** The README's configuration table, generated from the schema so the two cannot drift. */
+export function configTableMarkdown(): string {
+  const rows = ENV_VARS.map(({ env, path }) => {
+    const schema = schemaAt(path) as TSchema & { default?: unknown; description?: string };
+    const fallback = path.join('.') === 'es.url' ? 'local engine' : schema.default;
+    const def = fallback === undefined ? '' : `\`${String(fallback)}\``;
+    return `| \`${env}\` | \`${path.filter(Boolean).join('.')}\` | ${def} | ${schema.description ?? ''} |`;
+  });
+  return ['| Environment | Config file key | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n');
+}

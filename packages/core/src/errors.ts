@@ -1,0 +1,119 @@
+/**
+ * The error model every package shares. An `AppError` carries an HTTP status, a stable machine
+ * code and a message that is safe to show; anything that is not an `AppError` is an internal
+ * error whose message is never exposed (the API answers a generic 500 and logs the original).
+ */
+export type ErrorDetails = Record<string, unknown> | readonly unknown[];
+
+/** Stable codes: clients may switch on them, so never rename one. */
+export const ErrorCode = {
+  BadRequest: 'BAD_REQUEST',
+  InvalidParameter: 'INVALID_PARAMETER',
+  UnknownParameter: 'UNKNOWN_PARAMETER',
+  NotFound: 'NOT_FOUND',
+  MethodNotAllowed: 'METHOD_NOT_ALLOWED',
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  EngineUnavailable: 'ENGINE_UNAVAILABLE',
+  EngineTimeout: 'ENGINE_TIMEOUT',
+  DataNotReady: 'DATA_NOT_READY',
+  ConfigInvalid: 'CONFIG_INVALID',
+  Internal: 'INTERNAL_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface AppErrorOptions {
+  details?: ErrorDetails;
+  /** Seconds a client should wait before retrying (sent as `Retry-After`). */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: ErrorDetails | undefined;
+  readonly retryAfter: number | undefined;
+  /** Koa's convention: only exposed errors show their message to the client. */
+  readonly expose = true;
+
+  constructor(status: number, code: string, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.status = status;
+    this.code = code;
+    this.details = options.details;
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, details?: ErrorDetails, code: string = ErrorCode.BadRequest) {
+    super(400, code, message, details === undefined ? {} : { details });
+    this.name = 'BadRequestError';
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string, details?: ErrorDetails) {
+    super(404, ErrorCode.NotFound, message, details === undefined ? {} : { details });
+    this.name = 'NotFoundError';
+  }
+}
+
+export class EngineUnavailableError extends AppError {
+  constructor(cause?: unknown) {
+    super(503, ErrorCode.EngineUnavailable, 'The search engine is not reachable; try again shortly.', {
+      retryAfter: 5,
+      cause,
+    });
+    this.name = 'EngineUnavailableError';
+  }
+}
+
+export class EngineTimeoutError extends AppError {
+  constructor(cause?: unknown) {
+    super(504, ErrorCode.EngineTimeout, 'The search engine did not answer in time.', { cause });
+    this.name = 'EngineTimeoutError';
+  }
+}
+
+export class DataNotReadyError extends AppError {
+  constructor(resource: string) {
+    super(503, ErrorCode.DataNotReady, `The data behind ${resource} has not been computed yet.`, {
+      retryAfter: 3600,
+      details: { resource },
+    });
+    this.name = 'DataNotReadyError';
+  }
+}
+
+export class ConfigError extends AppError {
+  constructor(message: string, details?: ErrorDetails) {
+    super(500, ErrorCode.ConfigInvalid, message, details === undefined ? {} : { details });
+    this.name = 'ConfigError';
+  }
+}
+
+/** The one JSON body every failure is answered with. */
+export interface ErrorBody {
+  error: { code: string; message: string; details?: ErrorDetails };
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** Shapes any thrown value into the public body; internal errors get a generic message. */
+export function toErrorBody(error: unknown): { status: number; body: ErrorBody; retryAfter?: number } {
+  if (isAppError(error)) {
+    const body: ErrorBody = { error: { code: error.code, message: error.message } };
+    if (error.details !== undefined) body.error.details = error.details;
+    return error.retryAfter === undefined
+      ? { status: error.status, body }
+      : { status: error.status, body, retryAfter: error.retryAfter };
+  }
+  return {
+    status: 500,
+    body: { error: { code: ErrorCode.Internal, message: 'Internal server error.' } },
+  };
+}

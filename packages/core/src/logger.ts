@@ -1,0 +1,23 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger };
+
+/** One JSON line per event on stdout (or the given destination), with the package name bound. */
+export function createLogger(
+  name: string,
+  level: string,
+  destination?: NodeJS.WritableStream,
+): Logger {
+  const options: LoggerOptions = {
+    name,
+    level,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: {
+      paths: ['*.apiKey', '*.password', '*.authorization', 'req.headers.authorization'],
+      censor: '[redacted]',
+    },
+  };
+  return destination === undefined ? pino(options) : pino(options, destination as pino.DestinationStream);
+}

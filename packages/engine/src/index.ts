@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './fetch.js';
+export * from './instance.js';
+export * from './lifecycle.js';
