@@ -39,6 +39,8 @@ export const AMOUNT_OBJECT: Mapping = {
 /** Fields that are amounts in the API but not `Amount` in the codec, or that stay plain drops. */
 const EXTRA_AMOUNT_FIELDS = ['DeliverMax'];
 const PLAIN_DROPS_FIELDS = new Set(['Fee']);
+/** Integers in the binary format that rippled's JSON writes as names ("Payment", "AccountRoot", ...). */
+const NAMED_ENUM_FIELDS = new Set(['TransactionType', 'LedgerEntryType', 'TransactionResult', 'PermissionValue']);
 /** Hex blobs that also get a decoded, full-text searchable `_` twin. */
 export const DECODED_HEX_FIELDS = ['Domain', 'URI', 'MemoType', 'MemoData', 'MemoFormat'] as const;
 /** Ripple-epoch times that also get an ISO `_` twin. */
@@ -51,11 +53,12 @@ const DECODED_TEXT: Mapping = {
 
 function leafMapping(type: string): Mapping | undefined {
   switch (type) {
+    // ignore_malformed: a value that is not a number is kept in _source instead of rejecting the document.
     case 'UInt8':
     case 'UInt16':
     case 'UInt32':
     case 'Int32':
-      return { type: 'long' };
+      return { type: 'long', ignore_malformed: true };
     // UInt64 and Int64 are hex or decimal strings in JSON and may exceed 2^53: keep them exact.
     case 'UInt64':
     case 'Int64':
@@ -120,7 +123,11 @@ export function buildFieldComponents(definitions: Definitions = loadDefinitions(
   for (const [name, info] of definitions.FIELDS) {
     if (!info.isSerialized) continue;
     if (PLAIN_DROPS_FIELDS.has(name)) {
-      fields[name] = { type: 'long' };
+      fields[name] = { type: 'long', ignore_malformed: true };
+      continue;
+    }
+    if (NAMED_ENUM_FIELDS.has(name)) {
+      fields[name] = { type: 'keyword' };
       continue;
     }
     if (info.type === 'Amount' || info.type === 'Issue') {

@@ -21,7 +21,10 @@ async function main(argv: string[]): Promise<number> {
     const config = loadConfig();
     console.log(
       JSON.stringify(
-        { ...redactConfig(config), resolved: { engineUrl: engineUrl(config), externalEngine: usesExternalEngine(config) } },
+        {
+          ...redactConfig(config),
+          resolved: { engineUrl: engineUrl(config), externalEngine: usesExternalEngine(config) },
+        },
         null,
         2,
       ),
@@ -38,8 +41,11 @@ async function main(argv: string[]): Promise<number> {
     const client = createEngineClient(config);
     try {
       const { engine, changes } = await applyTemplates(client, naming);
-      console.log(`engine ${engineUrl(config)}: Elasticsearch ${engine.version}, cluster ${engine.clusterName} (${engine.status})`);
-      for (const c of changes) console.log(`${c.action.padEnd(9)} ${c.type.padEnd(18)} ${c.name}${c.detail ? `  (${c.detail})` : ''}`);
+      console.log(
+        `engine ${engineUrl(config)}: Elasticsearch ${engine.version}, cluster ${engine.clusterName} (${engine.status})`,
+      );
+      for (const c of changes)
+        console.log(`${c.action.padEnd(9)} ${c.type.padEnd(18)} ${c.name}${c.detail ? `  (${c.detail})` : ''}`);
       const changed = changes.filter((c) => c.action !== 'unchanged').length;
       console.log(`${changed} changed, ${changes.length - changed} unchanged`);
       return 0;

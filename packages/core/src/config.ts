@@ -21,8 +21,7 @@ export const ConfigSchema = Type.Object(
       {
         url: Type.Optional(
           Type.String({
-            description:
-              'URL of an Elasticsearch 8.x/9.x cluster. When set, the local engine is never started.',
+            description: 'URL of an Elasticsearch 8.x/9.x cluster. When set, the local engine is never started.',
           }),
         ),
         apiKey: Type.Optional(Type.String({ description: 'API key for the cluster (encoded form).' })),
@@ -58,7 +57,12 @@ export const ConfigSchema = Type.Object(
           default: '.data/engine',
           description: 'Data, logs and pid file of the local engine instance.',
         }),
-        port: Type.Integer({ default: 9200, minimum: 1, maximum: 65535, description: 'HTTP port of the local engine.' }),
+        port: Type.Integer({
+          default: 9200,
+          minimum: 1,
+          maximum: 65535,
+          description: 'HTTP port of the local engine.',
+        }),
         transportPort: Type.Integer({
           default: 9300,
           minimum: 1,
@@ -88,7 +92,15 @@ export const ConfigSchema = Type.Object(
     log: Type.Object(
       {
         level: Type.Union(
-          ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+          [
+            Type.Literal('fatal'),
+            Type.Literal('error'),
+            Type.Literal('warn'),
+            Type.Literal('info'),
+            Type.Literal('debug'),
+            Type.Literal('trace'),
+            Type.Literal('silent'),
+          ],
           { default: 'info', description: 'Log level of the JSON logs.' },
         ),
       },

@@ -17,7 +17,11 @@ export function mapEngineError(error: unknown): unknown {
   if (error instanceof errors.ResponseError) {
     const status = error.meta.statusCode ?? 500;
     if (status === 400) {
-      return new BadRequestError('The search engine rejected the query.', { reason: engineReason(error) }, 'QUERY_REJECTED');
+      return new BadRequestError(
+        'The search engine rejected the query.',
+        { reason: engineReason(error) },
+        'QUERY_REJECTED',
+      );
     }
     if (status === 429 || status === 503) return new EngineUnavailableError(error);
     if (status === 504) return new EngineTimeoutError(error);

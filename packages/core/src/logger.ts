@@ -3,11 +3,7 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 export type { Logger };
 
 /** One JSON line per event on stdout (or the given destination), with the package name bound. */
-export function createLogger(
-  name: string,
-  level: string,
-  destination?: NodeJS.WritableStream,
-): Logger {
+export function createLogger(name: string, level: string, destination?: NodeJS.WritableStream): Logger {
   const options: LoggerOptions = {
     name,
     level,

@@ -7,3 +7,9 @@ export const repoRoot = fileURLToPath(
 
 /** The committed index and component templates (JSON data). */
 export const templatesDir = `${repoRoot}index-templates`;
+
+/**
+ * The real mainnet fixtures shared beside the repository (../shared/xrpl-fixtures), used by the
+ * tests and the demo data set; `XRPL_FIXTURES_DIR` points elsewhere.
+ */
+export const fixturesDir = process.env.XRPL_FIXTURES_DIR ?? `${repoRoot}../shared/xrpl-fixtures`;

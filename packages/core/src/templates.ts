@@ -29,10 +29,12 @@ export function loadTemplateSet(dir: string = defaultTemplatesDir): TemplateSet 
   const components = new Map(readDir('components'));
   const indices = new Map<IndexKind, Json>();
   for (const [name, body] of readDir('indices')) {
-    if (!(INDEX_KINDS as readonly string[]).includes(name)) throw new Error(`index template ${name}.json names no known index kind`);
+    if (!(INDEX_KINDS as readonly string[]).includes(name))
+      throw new Error(`index template ${name}.json names no known index kind`);
     indices.set(name as IndexKind, body);
   }
-  for (const kind of INDEX_KINDS) if (!indices.has(kind)) throw new Error(`index-templates/indices/${kind}.json is missing`);
+  for (const kind of INDEX_KINDS)
+    if (!indices.has(kind)) throw new Error(`index-templates/indices/${kind}.json is missing`);
   for (const [kind, body] of indices) {
     for (const c of (body.composed_of as string[] | undefined) ?? []) {
       if (!components.has(c)) throw new Error(`${kind}.json is composed of unknown component ${c}`);
@@ -62,7 +64,10 @@ export interface NamedTemplate {
 }
 
 /** The exact bodies that will be sent for a prefix and network (pure; golden-tested). */
-export function composeTemplates(set: TemplateSet, naming: IndexNaming): { components: NamedTemplate[]; indices: (NamedTemplate & { index: string; kind: IndexKind })[] } {
+export function composeTemplates(
+  set: TemplateSet,
+  naming: IndexNaming,
+): { components: NamedTemplate[]; indices: (NamedTemplate & { index: string; kind: IndexKind })[] } {
   const components = [...set.components].map(([short, raw]) => {
     const hash = contentHash(raw);
     const meta = { ...((raw._meta as Json | undefined) ?? {}), content_hash: hash };
@@ -70,7 +75,9 @@ export function composeTemplates(set: TemplateSet, naming: IndexNaming): { compo
   });
   const indices = [...set.indices].map(([kind, raw]) => {
     const index = indexName(naming, kind);
-    const composedOf = ((raw.composed_of as string[] | undefined) ?? []).map((c) => componentTemplateName(naming.prefix, c));
+    const composedOf = ((raw.composed_of as string[] | undefined) ?? []).map((c) =>
+      componentTemplateName(naming.prefix, c),
+    );
     // The hash covers the components too, so a component change marks every index built on it.
     const hash = contentHash({ raw, components: composedOf.map((c) => components.find((x) => x.name === c)?.hash) });
     const template = (raw.template as Json | undefined) ?? {};
@@ -110,7 +117,11 @@ export interface ApplyOptions {
  * Checks the engine (answers, major 8 or 9), then puts every component and index template whose
  * content changed and creates missing indices. Safe to run any number of times.
  */
-export async function applyTemplates(client: Client, naming: IndexNaming, options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyTemplates(
+  client: Client,
+  naming: IndexNaming,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
   const engine = await checkEngine(client);
   const composed = composeTemplates(loadTemplateSet(options.dir), naming);
   const changes: TemplateChange[] = [];
@@ -122,7 +133,9 @@ export async function applyTemplates(client: Client, naming: IndexNaming, option
       changes.push({ type: 'component_template', name: t.name, action: 'unchanged' });
       continue;
     }
-    await client.cluster.putComponentTemplate({ name: t.name, ...t.body } as Parameters<Client['cluster']['putComponentTemplate']>[0]);
+    await client.cluster.putComponentTemplate({ name: t.name, ...t.body } as Parameters<
+      Client['cluster']['putComponentTemplate']
+    >[0]);
     changes.push({ type: 'component_template', name: t.name, action: current === undefined ? 'created' : 'updated' });
   }
 
@@ -131,7 +144,9 @@ export async function applyTemplates(client: Client, naming: IndexNaming, option
     const current = existing.index_templates?.[0]?.index_template._meta?.content_hash;
     if (current === t.hash) changes.push({ type: 'index_template', name: t.name, action: 'unchanged' });
     else {
-      await client.indices.putIndexTemplate({ name: t.name, ...t.body } as Parameters<Client['indices']['putIndexTemplate']>[0]);
+      await client.indices.putIndexTemplate({ name: t.name, ...t.body } as Parameters<
+        Client['indices']['putIndexTemplate']
+      >[0]);
       changes.push({ type: 'index_template', name: t.name, action: current === undefined ? 'created' : 'updated' });
     }
     if (options.createIndices === false) continue;
@@ -165,5 +180,6 @@ export async function deleteTemplatesAndIndices(client: Client, naming: IndexNam
     await client.indices.delete({ index: t.index, ignore_unavailable: true }, { ignore: [404] });
     await client.indices.deleteIndexTemplate({ name: t.name }, { ignore: [404] });
   }
-  for (const t of composed.components) await client.cluster.deleteComponentTemplate({ name: t.name }, { ignore: [404] });
+  for (const t of composed.components)
+    await client.cluster.deleteComponentTemplate({ name: t.name }, { ignore: [404] });
 }

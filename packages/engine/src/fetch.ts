@@ -35,7 +35,14 @@ export function fetchEngine(home: string, log: (line: string) => void = () => {}
   log(`fetching Elasticsearch ${ES_VERSION} jars from Maven Central into ${home}`);
   const mvn = spawnSync(
     'mvn',
-    ['-q', '-B', '-f', join(engineSourceDir, 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${staging}`],
+    [
+      '-q',
+      '-B',
+      '-f',
+      join(engineSourceDir, 'pom.xml'),
+      'dependency:copy-dependencies',
+      `-DoutputDirectory=${staging}`,
+    ],
     { encoding: 'utf8' },
   );
   if (mvn.status !== 0) {

@@ -57,7 +57,9 @@ function assertPortFree(port: number, what: string): Promise<void> {
 /** Cluster health status, or undefined when the node does not answer. */
 export async function probeHealth(instance: EngineInstance, timeoutMs = 1000): Promise<string | undefined> {
   try {
-    const response = await fetch(`${engineHttpUrl(instance)}/_cluster/health`, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(`${engineHttpUrl(instance)}/_cluster/health`, {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     if (!response.ok) return undefined;
     return ((await response.json()) as { status?: string }).status;
   } catch {
@@ -121,14 +123,23 @@ export async function startEngine(instance: EngineInstance, options: StartOption
   const current = await engineStatus(instance);
   if (current.running && current.health !== undefined) return current;
   if (current.running) {
-    throw new EngineError('ENGINE_UNHEALTHY', `Engine process ${current.pid} is running but ${current.url} does not answer; run \`engine stop\` first.`);
+    throw new EngineError(
+      'ENGINE_UNHEALTHY',
+      `Engine process ${current.pid} is running but ${current.url} does not answer; run \`engine stop\` first.`,
+    );
   }
 
-  const javaVersion = requireTool('java', ['-version'], 'Install Java 17 or newer (apt-get install openjdk-17-jre-headless).');
+  const javaVersion = requireTool(
+    'java',
+    ['-version'],
+    'Install Java 17 or newer (apt-get install openjdk-17-jre-headless).',
+  );
   const major = Number.parseInt(/version "(\d+)/.exec(javaVersion)?.[1] ?? '0', 10);
-  if (major < 17) throw new EngineError('ENGINE_TOOL_MISSING', `Java 17 or newer is required, found: ${javaVersion.split('\n')[0]}`);
+  if (major < 17)
+    throw new EngineError('ENGINE_TOOL_MISSING', `Java 17 or newer is required, found: ${javaVersion.split('\n')[0]}`);
   if (!isFetched(instance.home)) {
-    if (options.fetch === false) throw new EngineError('ENGINE_NOT_FETCHED', `No engine jars in ${instance.home}; run \`engine fetch\`.`);
+    if (options.fetch === false)
+      throw new EngineError('ENGINE_NOT_FETCHED', `No engine jars in ${instance.home}; run \`engine fetch\`.`);
     fetchEngine(instance.home, log);
   }
   await assertPortFree(instance.port, 'HTTP');
@@ -152,7 +163,10 @@ export async function startEngine(instance: EngineInstance, options: StartOption
   while (Date.now() < deadline) {
     if (exited !== undefined) {
       rmSync(pidFile(instance), { force: true });
-      throw new EngineError('ENGINE_START_FAILED', `The engine exited during start-up (code ${exited}). Last lines of ${logFile(instance)}:\n${tailLog(instance)}`);
+      throw new EngineError(
+        'ENGINE_START_FAILED',
+        `The engine exited during start-up (code ${exited}). Last lines of ${logFile(instance)}:\n${tailLog(instance)}`,
+      );
     }
     const health = await probeHealth(instance);
     if (health === 'yellow' || health === 'green') {
@@ -162,7 +176,10 @@ export async function startEngine(instance: EngineInstance, options: StartOption
     await sleep(250);
   }
   await stopEngine(instance);
-  throw new EngineError('ENGINE_START_TIMEOUT', `The engine was not ready within ${instance.startTimeoutMs} ms. Last lines of ${logFile(instance)}:\n${tailLog(instance)}`);
+  throw new EngineError(
+    'ENGINE_START_TIMEOUT',
+    `The engine was not ready within ${instance.startTimeoutMs} ms. Last lines of ${logFile(instance)}:\n${tailLog(instance)}`,
+  );
 }
 
 /** SIGTERM (the node closes cleanly and flushes), then SIGKILL after the grace period. */

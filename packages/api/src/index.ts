@@ -1,0 +1,2 @@
+export * from './app.js';
+export * from './server.js';

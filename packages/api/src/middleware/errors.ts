@@ -1,0 +1,40 @@
+import type { Middleware } from 'koa';
+import { AppError, ErrorCode, mapEngineError, toErrorBody, type Logger } from '@xle/core';
+
+/** Statuses Koa and @koa/router raise themselves, mapped onto stable codes. */
+function fromHttpError(error: unknown): unknown {
+  const status = (error as { status?: unknown }).status;
+  if (error instanceof AppError || typeof status !== 'number') return error;
+  if (status === 405 || status === 501) return new AppError(405, ErrorCode.MethodNotAllowed, 'Method not allowed.');
+  if (status === 413) return new AppError(413, ErrorCode.PayloadTooLarge, 'Request body too large.');
+  if (status === 404) return new AppError(404, ErrorCode.NotFound, 'Not found.');
+  if (status >= 400 && status < 500) return new AppError(status, ErrorCode.BadRequest, 'Bad request.');
+  return error;
+}
+
+/**
+ * The outermost handler: every failure leaves as `{"error": {code, message, details}}` with the
+ * right status. Only `AppError`s show their message; anything else is logged and answered 500.
+ */
+export function errorHandler(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError(404, ErrorCode.NotFound, `No route for ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (thrown) {
+      const error = fromHttpError(mapEngineError(thrown));
+      const { status, body, retryAfter } = toErrorBody(error);
+      if (status >= 500) {
+        logger.error(
+          { err: thrown, requestId: ctx.state.requestId as string | undefined, path: ctx.path },
+          'request failed',
+        );
+      }
+      ctx.status = status;
+      ctx.body = body;
+      if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
+    }
+  };
+}

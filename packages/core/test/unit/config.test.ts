@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import {
+  ConfigError,
+  configTableMarkdown,
+  engineUrl,
+  ENV_VARS,
+  loadConfig,
+  redactConfig,
+  usesExternalEngine,
+} from '../../src/index.js';
+
+const noFile = { env: {}, cwd: mkdtempSync(join(tmpdir(), 'xle-config-')) };
+
+t.test('defaults', async (t) => {
+  const config = loadConfig(noFile);
+  t.equal(config.network, 'mainnet');
+  t.equal(config.es.indexPrefix, 'xrpl');
+  t.equal(config.api.port, 3000);
+  t.equal(config.engine.port, 9200);
+  t.equal(engineUrl(config), 'http://127.0.0.1:9200');
+  t.equal(usesExternalEngine(config), false);
+});
+
+t.test('environment wins over the file, which wins over defaults', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'xle-config-'));
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ network: 'testnet', api: { port: 4000 }, es: { indexPrefix: 'fromfile' } }));
+  const config = loadConfig({ cwd: dir, file, env: { API_PORT: '4100', ENGINE_PORT: '9400' } });
+  t.equal(config.network, 'testnet', 'file over default');
+  t.equal(config.api.port, 4100, 'env over file, converted to a number');
+  t.equal(config.es.indexPrefix, 'fromfile');
+  t.equal(config.engine.port, 9400);
+  t.equal(engineUrl(config), 'http://127.0.0.1:9400', 'local engine URL follows its port');
+});
+
+t.test('config.local.json in the working directory is read when no file is named', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'xle-config-'));
+  writeFileSync(join(dir, 'config.local.json'), JSON.stringify({ log: { level: 'debug' } }));
+  t.equal(loadConfig({ cwd: dir, env: {} }).log.level, 'debug');
+});
+
+t.test('ES_URL selects an external cluster', async (t) => {
+  const config = loadConfig({ ...noFile, env: { ES_URL: 'https://search.example:9243', ES_API_KEY: 'secret' } });
+  t.equal(usesExternalEngine(config), true);
+  t.equal(engineUrl(config), 'https://search.example:9243');
+  t.equal(redactConfig(config).es.apiKey, '[redacted]', 'secrets are redacted for printing');
+  t.equal(config.es.apiKey, 'secret', 'redaction does not touch the original');
+});
+
+t.test('every problem is reported with its path', async (t) => {
+  const error = t.throws(() =>
+    loadConfig({ ...noFile, env: { API_PORT: 'eighty', XLE_NETWORK: 'devnet', ENGINE_HEAP: '1 GB' } }),
+  ) as ConfigError;
+  t.type(error, ConfigError);
+  t.equal(error.code, 'CONFIG_INVALID');
+  const paths = (error.details as { problems: { path: string }[] }).problems.map((p) => p.path);
+  t.ok(paths.includes('/api/port'), 'bad number');
+  t.ok(paths.includes('/network'), 'unknown network');
+  t.ok(paths.includes('/engine/heap'), 'bad heap size');
+});
+
+t.test('unknown keys in the file are rejected', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'xle-config-'));
+  const file = join(dir, 'c.json');
+  writeFileSync(file, JSON.stringify({ es: { indexPrefx: 'typo' } }));
+  t.throws(() => loadConfig({ cwd: dir, file, env: {} }), { code: 'CONFIG_INVALID' });
+});
+
+t.test('a broken file is a clear error', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'xle-config-'));
+  const file = join(dir, 'c.json');
+  writeFileSync(file, '{ not json');
+  t.throws(() => loadConfig({ cwd: dir, file, env: {} }), {
+    code: 'CONFIG_INVALID',
+    message: /Cannot read config file/,
+  });
+});
+
+t.test('the README table lists every environment variable', async (t) => {
+  const table = configTableMarkdown();
+  for (const { env } of ENV_VARS) t.match(table, `\`${env}\``);
+});

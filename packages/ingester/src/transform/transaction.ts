@@ -1,0 +1,176 @@
+import { normalizeAmount, dropsToXrpString } from './amount.js';
+import { encodeCtid } from './ctid.js';
+import { decodeHexText } from './hex.js';
+import { rippleTimeToIso } from './time.js';
+
+/** Top-level transaction fields that carry an amount or an asset (Issue), normalised in place. */
+export const TX_AMOUNT_FIELDS = [
+  'Amount',
+  'DeliverMax',
+  'SendMax',
+  'DeliverMin',
+  'TakerGets',
+  'TakerPays',
+  'LimitAmount',
+  'Amount2',
+  'Asset',
+  'Asset2',
+  'BidMin',
+  'BidMax',
+  'EPrice',
+  'LPTokenIn',
+  'LPTokenOut',
+  'NFTokenBrokerFee',
+] as const;
+const META_AMOUNT_FIELDS = ['delivered_amount', 'DeliveredAmount'] as const;
+const HEX_FIELDS = ['Domain', 'URI'] as const;
+const MEMO_FIELDS = ['MemoType', 'MemoData', 'MemoFormat'] as const;
+const TIME_FIELDS = ['Expiration', 'CancelAfter', 'FinishAfter'] as const;
+
+export interface TransactionContext {
+  ledgerIndex: number;
+  /** Close time of the ledger, seconds since the XRPL epoch. */
+  closeTime: number;
+  /** The network's id (mainnet 0); a transaction's own NetworkID field wins. */
+  networkId: number;
+  ledgerHash?: string;
+}
+
+export type TransactionDoc = Record<string, unknown> & {
+  hash: string;
+  ledger_index: number;
+  date: number;
+  _date: string;
+  validated: true;
+  meta: Record<string, unknown>;
+  _accounts: string[];
+};
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Builds the transactions-index document of one validated transaction: every original field under
+ * its XRPL name, plus derived fields (all starting with `_`, and `ctid`). Pure.
+ * `tx` is the transaction as rippled's `ledger` (expand) gives it: fields, `hash`, and `metaData`
+ * (API v1) or `meta`.
+ */
+export function transformTransaction(tx: Json, context: TransactionContext): TransactionDoc {
+  const { metaData, meta: metaV2, ...fields } = tx;
+  const meta = structuredClone((metaData ?? metaV2 ?? {}) as Json);
+  const doc: Json = structuredClone(fields);
+  const hash = String(doc.hash ?? '').toUpperCase();
+  if (!/^[0-9A-F]{64}$/.test(hash))
+    throw new TypeError(`transaction without a valid hash in ledger ${context.ledgerIndex}`);
+
+  // API v2 renamed Payment.Amount to DeliverMax; both are kept so either name can be searched.
+  if (doc.TransactionType === 'Payment') {
+    if (doc.DeliverMax === undefined && doc.Amount !== undefined) doc.DeliverMax = doc.Amount;
+    if (doc.Amount === undefined && doc.DeliverMax !== undefined) doc.Amount = doc.DeliverMax;
+  }
+  for (const field of TX_AMOUNT_FIELDS) {
+    if (doc[field] === undefined) continue;
+    const normalised = normalizeAmount(doc[field]);
+    if (normalised === undefined)
+      throw new TypeError(`${hash}: ${field} is not an amount: ${JSON.stringify(doc[field])}`);
+    doc[field] = normalised;
+  }
+  for (const field of META_AMOUNT_FIELDS) {
+    const raw = meta[field];
+    if (raw === undefined) continue;
+    if (raw === 'unavailable') {
+      // Ledgers before 2014-01-20 did not record it: say so, never invent an amount.
+      delete meta[field];
+      meta._delivered_amount_status = 'unavailable';
+      continue;
+    }
+    const normalised = normalizeAmount(raw);
+    if (normalised === undefined)
+      throw new TypeError(`${hash}: meta.${field} is not an amount: ${JSON.stringify(raw)}`);
+    meta[field] = normalised;
+  }
+
+  for (const field of HEX_FIELDS) {
+    const text = decodeHexText(doc[field]);
+    if (text !== undefined) doc[`_${field}`] = text;
+  }
+  if (Array.isArray(doc.Memos)) {
+    for (const entry of doc.Memos as unknown[]) {
+      const memo = isRecord(entry) ? entry.Memo : undefined;
+      if (!isRecord(memo)) continue;
+      for (const field of MEMO_FIELDS) {
+        const text = decodeHexText(memo[field]);
+        if (text !== undefined) memo[`_${field}`] = text;
+      }
+    }
+  }
+  for (const field of TIME_FIELDS) {
+    if (typeof doc[field] === 'number') doc[`_${field}`] = rippleTimeToIso(doc[field]);
+  }
+
+  if (typeof doc.Fee === 'string') doc._Fee = Number(dropsToXrpString(doc.Fee));
+  const networkId = typeof doc.NetworkID === 'number' ? doc.NetworkID : context.networkId;
+  const transactionIndex = typeof meta.TransactionIndex === 'number' ? meta.TransactionIndex : undefined;
+  const ctid =
+    transactionIndex === undefined
+      ? undefined
+      : encodeCtid({ ledgerIndex: context.ledgerIndex, transactionIndex, networkId });
+
+  const result: Json = {
+    ...doc,
+    hash,
+    ledger_index: context.ledgerIndex,
+    date: context.closeTime,
+    _date: rippleTimeToIso(context.closeTime),
+    validated: true,
+    meta,
+    _accounts: affectedAccounts(doc, meta),
+  };
+  if (context.ledgerHash !== undefined) result.ledger_hash = context.ledgerHash;
+  if (ctid !== undefined) result.ctid = ctid;
+  return result as TransactionDoc;
+}
+
+const TX_ACCOUNT_FIELDS = [
+  'Account',
+  'Destination',
+  'Issuer',
+  'Owner',
+  'Authorize',
+  'Unauthorize',
+  'RegularKey',
+  'NFTokenMinter',
+  'Holder',
+  'Subject',
+];
+const NODE_ACCOUNT_FIELDS = ['Account', 'Destination', 'Owner', 'Issuer'];
+const ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
+
+/**
+ * Every account a transaction touches, as rippled's account_tx sees it: the accounts named by the
+ * transaction and by amounts' issuers, plus the owners of the ledger entries it created, modified
+ * or deleted (including both sides of trust lines).
+ */
+export function affectedAccounts(doc: Json, meta: Json): string[] {
+  const found = new Set<string>();
+  const add = (value: unknown): void => {
+    if (typeof value === 'string' && ADDRESS.test(value)) found.add(value);
+  };
+  for (const field of TX_ACCOUNT_FIELDS) add(doc[field]);
+  for (const field of TX_AMOUNT_FIELDS) if (isRecord(doc[field])) add((doc[field] as Json).issuer);
+  for (const node of Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as unknown[]) : []) {
+    if (!isRecord(node)) continue;
+    for (const inner of Object.values(node)) {
+      if (!isRecord(inner)) continue;
+      for (const part of [inner.NewFields, inner.FinalFields]) {
+        if (!isRecord(part)) continue;
+        for (const field of NODE_ACCOUNT_FIELDS) add(part[field]);
+        for (const limit of ['HighLimit', 'LowLimit']) if (isRecord(part[limit])) add((part[limit] as Json).issuer);
+      }
+    }
+  }
+  return [...found].sort();
+}

@@ -1,0 +1,90 @@
+import t from 'tap';
+import { convertHexToString } from 'xrpl';
+import { decodeCtid, transformTransaction } from '../../src/index.js';
+import { readFixture, readFixtureLedger } from '@xle/test-helpers';
+
+const ledger = readFixtureLedger('ledgers/recent/ledger-83258110.expanded.json');
+const context = { ledgerIndex: Number(ledger.ledger_index), closeTime: ledger.close_time, networkId: 0 };
+const docs = ledger.transactions.map((tx) => transformTransaction(tx, context));
+
+t.test('an issued-currency payment from mainnet ledger 83258110', async (t) => {
+  const doc = docs.find((d) => d.hash === 'B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E');
+  t.ok(doc);
+  t.match(doc, {
+    TransactionType: 'Payment',
+    Account: 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw',
+    ledger_index: 83258110,
+    date: 750776741,
+    _date: '2023-10-16T13:05:41.000Z',
+    validated: true,
+    ctid: 'C4F66AFE00000000',
+    Amount: {
+      value: '12136',
+      _value: 12136,
+      currency: '785354494B000000000000000000000000000000',
+      _currency: 'xSTIK',
+      issuer: 'rJNV9i4Q6zvRhpE2zjxgkvff3eGHQohZht',
+      native: false,
+    },
+  });
+  t.same(doc?.DeliverMax, doc?.Amount, 'every Payment has DeliverMax');
+  t.notOk('metaData' in (doc ?? {}), 'metadata lives under meta');
+  t.matchSnapshot(doc, 'transaction document');
+});
+
+t.test('derived fields hold on every transaction of the ledger', async (t) => {
+  t.equal(docs.length, 40);
+  for (const doc of docs) {
+    t.equal(Math.round((doc._Fee as number) * 1e6), Number(doc.Fee), `${doc.hash} _Fee`);
+    t.same(decodeCtid(doc.ctid as string), {
+      ledgerIndex: 83258110,
+      transactionIndex: doc.meta.TransactionIndex,
+      networkId: 0,
+    });
+    if (doc.TransactionType === 'Payment') t.ok(doc.DeliverMax, `${doc.hash} has DeliverMax`);
+    t.ok(doc._accounts.includes(doc.Account as string), 'the sender is an affected account');
+  }
+});
+
+t.test('an unavailable delivered amount stays unavailable', async (t) => {
+  const raw = readFixture<{
+    tx: Record<string, unknown>;
+    meta: Record<string, unknown>;
+    hash: string;
+    ledger_index: number;
+  }>('transactions/mainnet-verified/explorer/Payment_PaymentWithPartial.json');
+  const doc = transformTransaction(
+    { ...raw.tx, hash: raw.hash, meta: { ...raw.meta, delivered_amount: 'unavailable' } },
+    {
+      ledgerIndex: raw.ledger_index,
+      closeTime: 0,
+      networkId: 0,
+    },
+  );
+  t.equal(doc.meta.delivered_amount, undefined, 'no made-up amount');
+  t.equal(doc.meta._delivered_amount_status, 'unavailable');
+});
+
+t.test('hex fields get decoded twins, the hex stays', async (t) => {
+  const doc = transformTransaction(
+    {
+      TransactionType: 'AccountSet',
+      Account: 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw',
+      Fee: '12',
+      Domain: '6578616D706C652E636F6D',
+      Memos: [{ Memo: { MemoType: '746578742F706C61696E', MemoData: '68656C6C6F20776F726C64' } }],
+      Expiration: 750776741,
+      hash: 'A'.repeat(64),
+      NetworkID: 21337,
+      metaData: { TransactionIndex: 3, TransactionResult: 'tesSUCCESS', AffectedNodes: [] },
+    },
+    context,
+  );
+  t.equal(doc._Domain, convertHexToString('6578616D706C652E636F6D'));
+  t.equal(doc.Domain, '6578616D706C652E636F6D');
+  t.match(doc.Memos, [
+    { Memo: { MemoData: '68656C6C6F20776F726C64', _MemoData: 'hello world', _MemoType: 'text/plain' } },
+  ]);
+  t.equal(doc._Expiration, '2023-10-16T13:05:41.000Z');
+  t.same(decodeCtid(doc.ctid as string).networkId, 21337, "the transaction's own NetworkID wins");
+});

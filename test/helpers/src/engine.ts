@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import {
+  applyTemplates,
+  createEngineClient,
+  deleteTemplatesAndIndices,
+  loadConfig,
+  namingOf,
+  type Client,
+  type Config,
+  type DeepPartial,
+  type IndexNaming,
+} from '@xle/core';
+
+/**
+ * Configuration for a test: the engine the test runner started (ES_URL) and an index prefix of
+ * its own, so that tests never touch the demo's indices nor each other's.
+ */
+export function testConfig(overrides: DeepPartial<Config> = {}): Config {
+  if (process.env.ES_URL === undefined) {
+    throw new Error('ES_URL is not set: run tests through `pnpm test`, which starts the test engine.');
+  }
+  const prefix = `test-${randomBytes(4).toString('hex')}`;
+  return loadConfig({ overrides: { es: { indexPrefix: prefix }, log: { level: 'silent' }, ...overrides } });
+}
+
+export interface TestIndices {
+  config: Config;
+  client: Client;
+  naming: IndexNaming;
+}
+
+interface Teardown {
+  teardown(fn: () => Promise<void> | void): void;
+}
+
+/** Per-run indices created from the real templates, deleted when the test ends. */
+export async function createTestIndices(t: Teardown, overrides: DeepPartial<Config> = {}): Promise<TestIndices> {
+  const config = testConfig(overrides);
+  const client = createEngineClient(config);
+  const naming = namingOf(config);
+  await applyTemplates(client, naming);
+  t.teardown(async () => {
+    await deleteTemplatesAndIndices(client, naming);
+    await client.close();
+  });
+  return { config, client, naming };
+}
