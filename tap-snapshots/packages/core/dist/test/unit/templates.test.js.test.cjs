@@ -1,0 +1,67 @@
+/* IMPORTANT
+ * This snapshot file is auto-generated, but designed for humans.
+ * It should be checked into source control and tracked carefully.
+ * Re-generate by setting TAP_SNAPSHOT=1 and running tests.
+ * Make sure to inspect the output below.  Do not ignore changes!
+ */
+'use strict'
+exports[`packages/core/dist/test/unit/templates.test.js > TAP > composed names, patterns and components for a prefix and network > template hashes change only when content does 1`] = `
+Array [
+  Object {
+    "hash": "141dd1ac77acf5bd",
+    "name": "xrpl-mainnet-accounts",
+  },
+  Object {
+    "hash": "8c8ebabff8a35024",
+    "name": "xrpl-mainnet-amendments",
+  },
+  Object {
+    "hash": "b42b610cdfef86e5",
+    "name": "xrpl-mainnet-facts",
+  },
+  Object {
+    "hash": "c8d0c392228d6fa5",
+    "name": "xrpl-mainnet-ingest-state",
+  },
+  Object {
+    "hash": "13fb17ece410e6db",
+    "name": "xrpl-mainnet-ledgers",
+  },
+  Object {
+    "hash": "5f98cef8a8b40841",
+    "name": "xrpl-mainnet-metrics",
+  },
+  Object {
+    "hash": "3c3926fd9db95ec0",
+    "name": "xrpl-mainnet-names",
+  },
+  Object {
+    "hash": "61e40cbb9e5af0f1",
+    "name": "xrpl-mainnet-network",
+  },
+  Object {
+    "hash": "f8075af964281479",
+    "name": "xrpl-mainnet-nodes",
+  },
+  Object {
+    "hash": "aa16d48115d9909c",
+    "name": "xrpl-mainnet-objects",
+  },
+  Object {
+    "hash": "89b9434741c07ef2",
+    "name": "xrpl-mainnet-tokens",
+  },
+  Object {
+    "hash": "e952c22514fe11f5",
+    "name": "xrpl-mainnet-transactions",
+  },
+  Object {
+    "hash": "5c92c55a0456153f",
+    "name": "xrpl-mainnet-validations",
+  },
+  Object {
+    "hash": "276e0c41de618368",
+    "name": "xrpl-mainnet-validators",
+  },
+]
+`
