@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Quick start: install everything, start the local Elasticsearch node, apply the index templates
-# and serve the API on port 3000. Ctrl-C stops the API; the engine keeps running until
+# Quick start: install everything, start the local Elasticsearch node, apply the index templates,
+# load the real sample ledgers and serve the API on port 3000. Ctrl-C stops the API; the engine keeps running until
 # `pnpm engine stop`. With ES_URL set, that cluster is used instead and no local node starts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,5 +8,7 @@ source scripts/install.sh
 
 pnpm -s engine start
 pnpm -s templates apply
+# The demo data set: every real mainnet ledger of the shared fixtures (idempotent on re-runs).
+pnpm -s ingest file "${XRPL_FIXTURES_DIR:-../shared/xrpl-fixtures}/ledgers"
 echo "== serving the API on http://${API_HOST:-127.0.0.1}:${API_PORT:-3000}/api/v1/ping"
 exec node packages/api/dist/src/server.js

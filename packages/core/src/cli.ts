@@ -9,6 +9,7 @@ const USAGE = `usage:
   config              print the effective configuration (secrets redacted)
   config --markdown   print the configuration table of the README
   templates apply     check the engine, apply component/index templates, create missing indices
+                      [--recreate-stale: delete and recreate indices built from an older template]
   templates show      print the composed template bodies without sending them`;
 
 async function main(argv: string[]): Promise<number> {
@@ -40,7 +41,9 @@ async function main(argv: string[]): Promise<number> {
     }
     const client = createEngineClient(config);
     try {
-      const { engine, changes } = await applyTemplates(client, naming);
+      const { engine, changes } = await applyTemplates(client, naming, {
+        recreateStale: argv.includes('--recreate-stale'),
+      });
       console.log(
         `engine ${engineUrl(config)}: Elasticsearch ${engine.version}, cluster ${engine.clusterName} (${engine.status})`,
       );

@@ -82,6 +82,21 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    xrpl: Type.Object(
+      {
+        url: Type.String({
+          default: 'wss://xrplcluster.com',
+          description: 'WebSocket URL of the rippled server the ingester reads (live and backfill).',
+        }),
+        networkId: Type.Integer({
+          default: 0,
+          minimum: 0,
+          maximum: 65535,
+          description: 'NetworkID used in ctids (XLS-37) when a transaction carries none; mainnet is 0.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     api: Type.Object(
       {
         host: Type.String({ default: '127.0.0.1', description: 'Address the REST API listens on.' }),
@@ -129,6 +144,8 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'ENGINE_TRANSPORT_PORT', path: ['engine', 'transportPort'] },
   { env: 'ENGINE_HEAP', path: ['engine', 'heap'] },
   { env: 'ENGINE_START_TIMEOUT_MS', path: ['engine', 'startTimeoutMs'] },
+  { env: 'RIPPLED_URL', path: ['xrpl', 'url'] },
+  { env: 'XRPL_NETWORK_ID', path: ['xrpl', 'networkId'] },
   { env: 'API_HOST', path: ['api', 'host'] },
   { env: 'API_PORT', path: ['api', 'port'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },

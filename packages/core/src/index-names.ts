@@ -16,6 +16,7 @@ export const INDEX_KINDS = [
   'metrics',
   'facts',
   'ingest-state',
+  'dead-letters',
 ] as const;
 export type IndexKind = (typeof INDEX_KINDS)[number];
 

@@ -110,6 +110,8 @@ export interface ApplyResult {
 export interface ApplyOptions {
   /** Also create every index that does not exist yet (default true). */
   createIndices?: boolean;
+  /** Delete and recreate indices built from an older template. Destroys their documents. */
+  recreateStale?: boolean;
   dir?: string;
 }
 
@@ -159,16 +161,25 @@ export async function applyTemplates(
     }
     const mapping = await client.indices.getMapping({ index: t.index });
     const indexHash = Object.values(mapping)[0]?.mappings._meta?.template_hash;
-    changes.push(
-      indexHash === t.hash
-        ? { type: 'index', name: t.index, action: 'unchanged' }
-        : {
-            type: 'index',
-            name: t.index,
-            action: 'stale',
-            detail: 'built from an older template; reindex to pick up the new mappings',
-          },
-    );
+    if (indexHash === t.hash) changes.push({ type: 'index', name: t.index, action: 'unchanged' });
+    else if (options.recreateStale === true) {
+      await client.indices.delete({ index: t.index });
+      await client.indices.create({ index: t.index });
+      changes.push({
+        type: 'index',
+        name: t.index,
+        action: 'updated',
+        detail: 'stale index deleted and recreated empty',
+      });
+    } else {
+      changes.push({
+        type: 'index',
+        name: t.index,
+        action: 'stale',
+        detail:
+          'built from an older template; reindex (or `templates apply --recreate-stale`) to pick up the new mappings',
+      });
+    }
   }
   return { engine, changes };
 }

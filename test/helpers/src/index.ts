@@ -1,2 +1,4 @@
 export * from './engine.js';
 export * from './fixtures.js';
+export * from './transactions.js';
+export * from './content.js';

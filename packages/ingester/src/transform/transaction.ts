@@ -1,27 +1,9 @@
 import { normalizeAmount, dropsToXrpString } from './amount.js';
+import { AMOUNT_FIELDS } from './amount-fields.js';
 import { encodeCtid } from './ctid.js';
 import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
 
-/** Top-level transaction fields that carry an amount or an asset (Issue), normalised in place. */
-export const TX_AMOUNT_FIELDS = [
-  'Amount',
-  'DeliverMax',
-  'SendMax',
-  'DeliverMin',
-  'TakerGets',
-  'TakerPays',
-  'LimitAmount',
-  'Amount2',
-  'Asset',
-  'Asset2',
-  'BidMin',
-  'BidMax',
-  'EPrice',
-  'LPTokenIn',
-  'LPTokenOut',
-  'NFTokenBrokerFee',
-] as const;
 const META_AMOUNT_FIELDS = ['delivered_amount', 'DeliveredAmount'] as const;
 const HEX_FIELDS = ['Domain', 'URI'] as const;
 const MEMO_FIELDS = ['MemoType', 'MemoData', 'MemoFormat'] as const;
@@ -71,7 +53,7 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
     if (doc.DeliverMax === undefined && doc.Amount !== undefined) doc.DeliverMax = doc.Amount;
     if (doc.Amount === undefined && doc.DeliverMax !== undefined) doc.Amount = doc.DeliverMax;
   }
-  for (const field of TX_AMOUNT_FIELDS) {
+  for (const field of AMOUNT_FIELDS) {
     if (doc[field] === undefined) continue;
     const normalised = normalizeAmount(doc[field]);
     if (normalised === undefined)
@@ -160,7 +142,7 @@ export function affectedAccounts(doc: Json, meta: Json): string[] {
     if (typeof value === 'string' && ADDRESS.test(value)) found.add(value);
   };
   for (const field of TX_ACCOUNT_FIELDS) add(doc[field]);
-  for (const field of TX_AMOUNT_FIELDS) if (isRecord(doc[field])) add((doc[field] as Json).issuer);
+  for (const field of AMOUNT_FIELDS) if (isRecord(doc[field])) add((doc[field] as Json).issuer);
   for (const node of Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as unknown[]) : []) {
     if (!isRecord(node)) continue;
     for (const inner of Object.values(node)) {

@@ -16,11 +16,15 @@ Array [
     "name": "xrpl-mainnet-amendments",
   },
   Object {
+    "hash": "4530e2e11406eb03",
+    "name": "xrpl-mainnet-dead-letters",
+  },
+  Object {
     "hash": "b42b610cdfef86e5",
     "name": "xrpl-mainnet-facts",
   },
   Object {
-    "hash": "c8d0c392228d6fa5",
+    "hash": "da4886bbb12971b5",
     "name": "xrpl-mainnet-ingest-state",
   },
   Object {

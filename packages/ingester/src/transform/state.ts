@@ -1,0 +1,143 @@
+import { dropsToXrpString, normalizeAmount } from './amount.js';
+import { AMOUNT_FIELDS } from './amount-fields.js';
+import { decodeHexText } from './hex.js';
+import { rippleTimeToIso } from './time.js';
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Order of a change: ledger index, then transaction index. Used as the engine's external version,
+ * so a replay of an older ledger after a newer one can never overwrite newer state.
+ */
+export function changeVersion(ledgerIndex: number, transactionIndex: number): number {
+  return ledgerIndex * 65536 + transactionIndex;
+}
+
+/** Entry types that are not threaded (no PreviousTxnID) in rippled. */
+const UNTHREADED = new Set(['DirectoryNode', 'Amendments', 'FeeSettings', 'LedgerHashes', 'NegativeUNL']);
+const ACCOUNT_FIELDS = ['Account', 'Owner', 'Destination', 'Issuer', 'Authorize', 'Holder', 'Subject'];
+
+export interface ObjectDoc extends Json {
+  index: string;
+  LedgerEntryType: string;
+  node: Json;
+  ledger_index: number;
+  deleted: boolean;
+  _accounts: string[];
+}
+
+export interface StateChange {
+  id: string;
+  version: number;
+  doc: ObjectDoc;
+}
+
+export interface AccountActivation {
+  parent: string;
+  initial_balance: string;
+  _initial_balance: number;
+  inception: string;
+  ledger_index: number;
+  tx_hash: string;
+}
+
+export interface AccountChange {
+  id: string;
+  version: number;
+  doc: Json;
+  /** Present when this transaction created the account. */
+  activation?: AccountActivation;
+}
+
+/** Searchable top-level fields of a ledger entry: amounts normalised, hex decoded. */
+export function entryFields(entry: Json): Json {
+  const fields: Json = { ...entry };
+  for (const name of AMOUNT_FIELDS) {
+    if (fields[name] === undefined) continue;
+    const normalized = normalizeAmount(fields[name]);
+    if (normalized === undefined) delete fields[name];
+    else fields[name] = normalized;
+  }
+  for (const name of ['Domain', 'URI']) {
+    const text = decodeHexText(fields[name]);
+    if (text !== undefined) fields[`_${name}`] = text;
+  }
+  for (const name of ['Expiration', 'CancelAfter', 'FinishAfter']) {
+    if (typeof fields[name] === 'number') fields[`_${name}`] = rippleTimeToIso(fields[name]);
+  }
+  return fields;
+}
+
+function entryAccounts(entry: Json): string[] {
+  const found = new Set<string>();
+  for (const name of ACCOUNT_FIELDS) if (typeof entry[name] === 'string') found.add(entry[name]);
+  for (const limit of ['HighLimit', 'LowLimit']) {
+    const value = entry[limit];
+    if (isRecord(value) && typeof value.issuer === 'string') found.add(value.issuer);
+  }
+  return [...found].sort();
+}
+
+/**
+ * Ledger-object changes of one transaction, from its metadata's AffectedNodes: Created and
+ * Modified nodes give the entry's new full state (NewFields / FinalFields), Deleted nodes a
+ * tombstone (kept so that an older replay cannot bring the entry back). Pure.
+ */
+export function stateChanges(tx: Json, ledgerIndex: number): { objects: StateChange[]; accounts: AccountChange[] } {
+  const meta = (isRecord(tx.metaData) ? tx.metaData : isRecord(tx.meta) ? tx.meta : {}) as Json;
+  const txIndex = typeof meta.TransactionIndex === 'number' ? meta.TransactionIndex : 0;
+  const version = changeVersion(ledgerIndex, txIndex);
+  const hash = String(tx.hash ?? '').toUpperCase();
+  const objects: StateChange[] = [];
+  const accounts: AccountChange[] = [];
+  for (const wrapper of Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as unknown[]) : []) {
+    if (!isRecord(wrapper)) continue;
+    const [kind, node] = Object.entries(wrapper)[0] ?? [];
+    if (!isRecord(node) || typeof node.LedgerIndex !== 'string' || typeof node.LedgerEntryType !== 'string') continue;
+    const type = node.LedgerEntryType;
+    const fields = kind === 'CreatedNode' ? node.NewFields : node.FinalFields;
+    if (!isRecord(fields)) continue;
+    const deleted = kind === 'DeletedNode';
+    const entry: Json = { ...fields, LedgerEntryType: type, index: node.LedgerIndex.toUpperCase() };
+    if (!deleted && !UNTHREADED.has(type)) {
+      entry.PreviousTxnID = hash;
+      entry.PreviousTxnLgrSeq = ledgerIndex;
+    }
+    const doc: ObjectDoc = {
+      ...entryFields(entry),
+      index: entry.index as string,
+      LedgerEntryType: type,
+      node: entry,
+      ledger_index: ledgerIndex,
+      deleted,
+      _accounts: entryAccounts(entry),
+    };
+    objects.push({ id: doc.index, version, doc });
+
+    if (type === 'AccountRoot' && typeof entry.Account === 'string') {
+      const { node: _raw, _accounts: _unused, ledger_index: _li, ...state } = doc;
+      const change: AccountChange = {
+        id: entry.Account,
+        version,
+        doc: { ...state, _updated_ledger_index: ledgerIndex },
+      };
+      if (kind === 'CreatedNode' && typeof fields.Balance === 'string') {
+        const initial = dropsToXrpString(fields.Balance);
+        change.activation = {
+          parent: String(tx.Account ?? ''),
+          initial_balance: initial,
+          _initial_balance: Number(initial),
+          inception: typeof tx._date === 'string' ? tx._date : '',
+          ledger_index: ledgerIndex,
+          tx_hash: hash,
+        };
+      }
+      accounts.push(change);
+    }
+  }
+  return { objects, accounts };
+}

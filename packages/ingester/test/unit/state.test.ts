@@ -1,0 +1,63 @@
+import t from 'tap';
+import { changeVersion, normalizeLedger, stateChanges, transformTransaction } from '../../src/index.js';
+import { readFixture } from '@xle/test-helpers';
+
+const ledger = normalizeLedger(
+  readFixture('ledgers/historical/rippled-historical-database/ledger-1021029-accounts_created.json'),
+);
+
+t.test('versions order changes by ledger, then transaction', async (t) => {
+  t.ok(changeVersion(100, 65535) < changeVersion(101, 0));
+  t.ok(changeVersion(100, 1) < changeVersion(100, 2));
+});
+
+t.test('a payment that creates an account gives an object and an activation', async (t) => {
+  const results = ledger.transactions.map((tx) => {
+    const doc = transformTransaction(tx, {
+      ledgerIndex: ledger.ledger_index,
+      closeTime: ledger.close_time,
+      networkId: 0,
+    });
+    return { tx, doc, changes: stateChanges({ ...tx, _date: doc._date }, ledger.ledger_index) };
+  });
+  const created = results.flatMap((r) =>
+    r.changes.accounts.filter((a) => a.activation !== undefined).map((a) => ({ ...a, tx: r.tx })),
+  );
+  t.ok(created.length > 0, 'the fixture creates accounts');
+  const first = created[0];
+  t.match(first?.activation, { parent: first?.tx.Account, ledger_index: ledger.ledger_index, tx_hash: first?.tx.hash });
+  t.matchSnapshot(first, 'account change with activation');
+  const object = results[0]?.changes.objects[0];
+  t.matchSnapshot(object, 'ledger object change');
+});
+
+t.test('deleted entries become tombstones, not gaps', async (t) => {
+  const tx = {
+    hash: 'C'.repeat(64),
+    Account: 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw',
+    metaData: {
+      TransactionIndex: 4,
+      AffectedNodes: [
+        {
+          DeletedNode: {
+            LedgerEntryType: 'Offer',
+            LedgerIndex: 'ab'.repeat(32),
+            FinalFields: {
+              Account: 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw',
+              TakerGets: '100',
+              TakerPays: { currency: 'USD', issuer: 'rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B', value: '1' },
+            },
+          },
+        },
+      ],
+    },
+  };
+  const { objects } = stateChanges(tx, 5000);
+  t.equal(objects.length, 1);
+  t.match(objects[0], {
+    id: 'AB'.repeat(32),
+    version: changeVersion(5000, 4),
+    doc: { deleted: true, LedgerEntryType: 'Offer', TakerGets: { native: true, value: '0.0001' } },
+  });
+  t.same(objects[0]?.doc._accounts, ['rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw']);
+});

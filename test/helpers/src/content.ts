@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import type { Client } from '@xle/core';
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Count and a content hash of every document of an index (ids and canonical sources, in id order). */
+export async function indexContent(client: Client, index: string): Promise<{ count: number; hash: string }> {
+  await client.indices.refresh({ index });
+  const pit = await client.openPointInTime({ index, keep_alive: '1m' });
+  const rows: string[] = [];
+  try {
+    let after: unknown[] | undefined;
+    for (;;) {
+      const page = await client.search<Record<string, unknown>>({
+        size: 1000,
+        pit: { id: pit.id, keep_alive: '1m' },
+        sort: [{ _shard_doc: 'asc' }] as never,
+        ...(after === undefined ? {} : { search_after: after as never }),
+      });
+      const hits = page.hits.hits;
+      for (const hit of hits) rows.push(`${hit._id}\u0000${canonical(hit._source)}`);
+      if (hits.length < 1000) break;
+      after = hits[hits.length - 1]?.sort;
+    }
+  } finally {
+    await client.closePointInTime({ id: pit.id });
+  }
+  rows.sort();
+  const hash = createHash('sha256');
+  for (const row of rows) hash.update(`${row}\n`);
+  return { count: rows.length, hash: hash.digest('hex') };
+}
