@@ -1,17 +1,30 @@
 #!/usr/bin/env node
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { applyTemplates, createEngineClient, createLogger, isAppError, loadConfig, namingOf } from '@xle/core';
+import {
+  applyTemplates,
+  BadRequestError,
+  createEngineClient,
+  createLogger,
+  isAppError,
+  loadConfig,
+  namingOf,
+} from '@xle/core';
 import type { LedgerInput } from './input/normalize-ledger.js';
 import { runPipeline, type IngestTotals } from './pipeline.js';
 import { BulkSink } from './sink/bulk-sink.js';
 import { CheckpointStore, gapsOf } from './sink/checkpoint.js';
 import { listLedgerFiles, readLedgerFiles, type FileError } from './sources/files.js';
+import { RippledSource } from './sources/rippled.js';
 
 const USAGE = `usage: ingest <command>
   file <path> [--source NAME] [--batch-ledgers N]
                                 index rippled ledger JSON: one file, a folder (recursive), or NDJSON
-  status [--source NAME] [--json]  last ledger, indexed ranges and gaps of a source
+  backfill --from N --to M [--concurrency K]
+                                index a ledger range from rippled (RIPPLED_URL), committed in ledger order
+  live [--from N]               follow validated ledgers; after a restart or reconnect the gap since the
+                                checkpoint is backfilled first (--from: start there when nothing is indexed)
+  status [--source NAME] [--json]  last ledger, indexed ranges, gaps, and lag behind rippled (default source: rippled)
 The source name (default: "files" for file, "rippled" otherwise) keys the checkpoint.`;
 
 function option(args: string[], name: string): string | undefined {
@@ -26,11 +39,72 @@ async function main(argv: string[]): Promise<number> {
   const client = createEngineClient(config);
   const naming = namingOf(config);
   try {
+    if (command === 'backfill' || command === 'live') {
+      const rippled = new RippledSource({
+        url: config.xrpl.url,
+        logger,
+        concurrency: Number(option(args, '--concurrency') ?? 4),
+      });
+      const checkpoints = new CheckpointStore(client, naming, 'rippled');
+      await applyTemplates(client, naming);
+      const controller = new AbortController();
+      process.once('SIGINT', () => controller.abort());
+      process.once('SIGTERM', () => controller.abort());
+      try {
+        let ledgers: AsyncIterable<LedgerInput>;
+        if (command === 'backfill') {
+          const from = Number(option(args, '--from'));
+          const to = Number(option(args, '--to'));
+          if (!Number.isInteger(from) || !Number.isInteger(to) || from < 32570 || to < from) {
+            throw new BadRequestError('backfill needs --from N --to M with 32570 <= N <= M');
+          }
+          ledgers = rippled.backfill(from, to);
+        } else {
+          const checkpoint = await checkpoints.load();
+          const from = option(args, '--from');
+          const after = checkpoint?.last_ledger ?? (from === undefined ? 0 : Number(from) - 1);
+          ledgers = rippled.live(after, controller.signal);
+        }
+        // Backfill commits in batches of 20 ledgers; live commits every ledger as it arrives.
+        const started = Date.now();
+        const sink = new BulkSink({ client, naming, logger, networkId: rippled.networkId ?? config.xrpl.networkId });
+        const totals = await runPipeline(ledgers, sink, checkpoints, {
+          batchLedgers: command === 'live' ? 1 : 20,
+          onBatch: (t, batch) =>
+            logger.info(
+              {
+                ledger: batch[batch.length - 1]?.ledger_index,
+                ledgers: t.ledgers,
+                documents: t.documents,
+                docsPerSecond: Math.round(t.documents / Math.max((Date.now() - started) / 1000, 0.001)),
+              },
+              'indexed',
+            ),
+        });
+        console.log(
+          `indexed ${totals.ledgers} ledgers, ${totals.documents} documents (${totals.deadLetters} dead letters)`,
+        );
+        return totals.deadLetters > 0 ? 1 : 0;
+      } finally {
+        await rippled.close();
+      }
+    }
     if (command === 'status') {
-      const source = option(args, '--source') ?? 'files';
+      const source = option(args, '--source') ?? 'rippled';
       const checkpoint = await new CheckpointStore(client, naming, source).load();
+      let lag: number | undefined;
+      if (source === 'rippled' && checkpoint !== undefined) {
+        const rippled = new RippledSource({ url: config.xrpl.url, logger, attempts: 1, requestTimeoutMs: 3000 });
+        lag = await rippled.validatedLedgerIndex().then(
+          (validated) => validated - checkpoint.last_ledger,
+          () => undefined,
+        );
+        await rippled.close();
+      }
       const status =
-        checkpoint === undefined ? { source, indexed: false } : { ...checkpoint, gaps: gapsOf(checkpoint.ranges) };
+        checkpoint === undefined
+          ? { source, indexed: false }
+          : { ...checkpoint, gaps: gapsOf(checkpoint.ranges), lag: lag ?? null };
       if (args.includes('--json')) console.log(JSON.stringify(status));
       else if (checkpoint === undefined) console.log(`${source}: nothing indexed yet`);
       else {
@@ -40,6 +114,9 @@ async function main(argv: string[]): Promise<number> {
         );
         console.log(`ranges (${ranges.length}): ${ranges.join(', ')}`);
         console.log(`gaps: ${gapsOf(checkpoint.ranges).length}`);
+        if (source === 'rippled') {
+          console.log(`lag behind ${config.xrpl.url}: ${lag === undefined ? 'source unreachable' : `${lag} ledgers`}`);
+        }
       }
       return 0;
     }
@@ -86,7 +163,7 @@ async function main(argv: string[]): Promise<number> {
       };
       const batchLedgers = Number(option(args, '--batch-ledgers') ?? 50);
       if (!Number.isInteger(batchLedgers) || batchLedgers < 1)
-        throw new Error('--batch-ledgers takes a positive integer');
+        throw new BadRequestError('--batch-ledgers takes a positive integer');
       const totals = await runPipeline(ledgers(), sink, checkpoints, { onBatch: progress, batchLedgers });
       bar?.update(files.length);
       bar?.stop();

@@ -12,3 +12,4 @@ export * from './pipeline.js';
 export * from './sink/bulk-sink.js';
 export * from './sink/checkpoint.js';
 export * from './sources/files.js';
+export * from './sources/rippled.js';

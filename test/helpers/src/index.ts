@@ -2,3 +2,4 @@ export * from './engine.js';
 export * from './fixtures.js';
 export * from './transactions.js';
 export * from './content.js';
+export * from './replay-rippled.js';

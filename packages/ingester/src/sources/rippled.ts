@@ -1,0 +1,204 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, type LedgerStream } from 'xrpl';
+import type { Logger } from '@xle/core';
+import { normalizeLedger, type LedgerInput } from '../input/normalize-ledger.js';
+
+export interface RippledSourceOptions {
+  url: string;
+  logger: Logger;
+  /** Ledgers fetched in parallel during a backfill; they are still yielded in ledger order. */
+  concurrency?: number;
+  /** Attempts per ledger before a backfill fails (connection drops and server errors alike). */
+  attempts?: number;
+  /** Reconnect backoff: first wait, doubled up to the maximum. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  requestTimeoutMs?: number;
+}
+
+export class SourceError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SourceError';
+  }
+}
+
+/**
+ * rippled over WebSocket with the xrpl Client: `backfill` fetches a range with several ledgers in
+ * flight and yields them in order; `live` follows the validated-ledger stream, fetching each
+ * ledger with its transactions expanded, and after any reconnect first backfills the gap since the
+ * last ledger it yielded, so no ledger is ever skipped.
+ */
+export class RippledSource {
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  /** The network's id as the server reports it (server_info), for ctids. */
+  networkId: number | undefined;
+
+  constructor(private readonly options: RippledSourceOptions) {}
+
+  private async connection(): Promise<Client> {
+    if (this.client?.isConnected() === true) return this.client;
+    this.connecting ??= (async () => {
+      await this.dropConnection();
+      const client = new Client(this.options.url, {
+        timeout: this.options.requestTimeoutMs ?? 20000,
+        connectionTimeout: 5000,
+      });
+      // Our own loop reconnects; the client's automatic reconnect would race with it.
+      client.on('disconnected', () => {
+        if (this.client === client) this.client = undefined;
+      });
+      client.on('error', (...args: unknown[]) =>
+        this.options.logger.warn({ error: args.map(String).join(' ') }, 'rippled connection error'),
+      );
+      await client.connect();
+      this.networkId = client.networkID;
+      this.client = client;
+      return client;
+    })().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async dropConnection(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client !== undefined) await client.disconnect().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await this.dropConnection();
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min((this.options.backoffMs ?? 500) * 2 ** attempt, this.options.maxBackoffMs ?? 30000);
+  }
+
+  /** One validated ledger, transactions expanded, as JSON; retried with backoff and reconnects. */
+  async fetchLedger(ledgerIndex: number): Promise<LedgerInput> {
+    const attempts = this.options.attempts ?? 5;
+    let lastError: unknown;
+    for (let attempt = 0; attempt < attempts; attempt += 1) {
+      try {
+        const client = await this.connection();
+        const response = await client.request({
+          command: 'ledger',
+          ledger_index: ledgerIndex,
+          transactions: true,
+          expand: true,
+          binary: false,
+        });
+        const result = response.result as unknown as { validated?: boolean };
+        if (result.validated === false) throw new SourceError(`ledger ${ledgerIndex} is not validated yet`);
+        return normalizeLedger(response.result);
+      } catch (error) {
+        lastError = error;
+        this.options.logger.warn(
+          { ledgerIndex, attempt: attempt + 1, error: (error as Error).message },
+          'ledger fetch failed, retrying',
+        );
+        await sleep(this.backoff(attempt));
+      }
+    }
+    throw new SourceError(
+      `ledger ${ledgerIndex} could not be fetched from ${this.options.url} after ${attempts} attempts: ${(lastError as Error)?.message}`,
+      { cause: lastError },
+    );
+  }
+
+  /** Ledgers from..to inclusive, in order, with up to `concurrency` requests in flight. */
+  async *backfill(from: number, to: number): AsyncGenerator<LedgerInput> {
+    const concurrency = Math.max(1, this.options.concurrency ?? 4);
+    const inFlight: Promise<LedgerInput>[] = [];
+    let next = from;
+    while (next <= to || inFlight.length > 0) {
+      while (next <= to && inFlight.length < concurrency) {
+        const pending = this.fetchLedger(next);
+        pending.catch(() => undefined); // awaited below, in order; avoid an unhandled rejection meanwhile
+        inFlight.push(pending);
+        next += 1;
+      }
+      const head = inFlight.shift();
+      if (head !== undefined) yield await head;
+    }
+  }
+
+  /** The server's newest validated ledger index. */
+  async validatedLedgerIndex(): Promise<number> {
+    const client = await this.connection();
+    const response = await client.request({ command: 'ledger', ledger_index: 'validated' });
+    return response.result.ledger_index;
+  }
+
+  /**
+   * Follows validated ledgers for ever (until `signal` aborts). `after` is the last ledger already
+   * indexed (0: start at the server's current validated ledger). Reconnects with backoff.
+   */
+  async *live(after: number, signal?: AbortSignal): AsyncGenerator<LedgerInput> {
+    let last = after;
+    let failures = 0;
+    // A function, not a narrowed property: the signal changes while this generator waits.
+    const aborted = (): boolean => signal?.aborted === true;
+    while (!aborted()) {
+      const queue: number[] = [];
+      let wake: (() => void) | undefined;
+      let closed = false;
+      const notify = (): void => {
+        wake?.();
+        wake = undefined;
+      };
+      try {
+        const client = await this.connection();
+        const onLedger = (stream: LedgerStream): void => {
+          queue.push(stream.ledger_index);
+          notify();
+        };
+        const onClose = (): void => {
+          closed = true;
+          notify();
+        };
+        client.on('ledgerClosed', onLedger);
+        client.on('disconnected', onClose);
+        signal?.addEventListener('abort', onClose, { once: true });
+        try {
+          const subscribed = await client.request({ command: 'subscribe', streams: ['ledger'] });
+          const current = (subscribed.result as { ledger_index?: number }).ledger_index;
+          if (typeof current === 'number') queue.push(current);
+          failures = 0;
+          this.options.logger.info({ url: this.options.url, validated: current, last }, 'following validated ledgers');
+          while (!closed && !aborted()) {
+            const target = queue.shift();
+            if (target === undefined) {
+              await new Promise<void>((resolve) => {
+                wake = resolve;
+              });
+              continue;
+            }
+            if (target <= last) continue;
+            // A gap (first start, or ledgers missed while disconnected) is backfilled first.
+            const from = last === 0 ? target : last + 1;
+            for await (const ledger of this.backfill(from, target)) {
+              yield ledger;
+              last = ledger.ledger_index;
+            }
+          }
+        } finally {
+          client.removeListener('ledgerClosed', onLedger);
+          client.removeListener('disconnected', onClose);
+          signal?.removeEventListener('abort', onClose);
+        }
+      } catch (error) {
+        if (aborted()) break;
+        this.options.logger.warn({ error: (error as Error).message }, 'rippled stream interrupted');
+      }
+      if (aborted()) break;
+      await this.dropConnection();
+      const wait = this.backoff(failures);
+      failures += 1;
+      this.options.logger.warn({ waitMs: wait, last }, 'reconnecting to rippled');
+      await sleep(wait);
+    }
+  }
+}

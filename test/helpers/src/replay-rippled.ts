@@ -1,0 +1,143 @@
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { readFixture } from './fixtures.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * A small WebSocket server standing in for rippled, because no XRPL server is reachable from
+ * these machines. It answers the real xrpl Client with messages built from real recorded data:
+ * `ledger` answers in API v2 form from the fixture ledgers, `server_info` from the recorded
+ * mainnet answer, `ping`, `subscribe` and the validated-ledger stream; and it can refuse a
+ * ledger (lgrNotFound) or drop every connection, as a real server or network does.
+ */
+export class ReplayRippled {
+  private server: WebSocketServer | undefined;
+  private readonly sockets = new Set<WebSocket>();
+  private readonly subscribers = new Set<WebSocket>();
+  /** Ledgers the server has, by index: rippled v1 `ledger` results (header + expanded transactions). */
+  readonly ledgers = new Map<number, Json>();
+  /** Ledgers answered with this rippled error instead. */
+  readonly failing = new Map<number, string>();
+  /** Every command received, in order. */
+  readonly commands: string[] = [];
+  validated = 0;
+  url = '';
+
+  addLedger(raw: Json): void {
+    const ledger = ((raw.result as Json | undefined)?.ledger ?? raw.ledger ?? raw) as Json;
+    this.ledgers.set(Number(ledger.ledger_index ?? ledger.seqNum), ledger);
+  }
+
+  async start(): Promise<string> {
+    this.server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => this.server?.once('listening', resolve));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        this.subscribers.delete(socket);
+      });
+      socket.on('message', (data) => this.answer(socket, JSON.parse(String(data)) as Json));
+    });
+    this.url = `ws://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  /** Publishes a newly validated ledger on the ledger stream. */
+  announce(ledgerIndex: number): void {
+    this.validated = ledgerIndex;
+    const ledger = this.ledgers.get(ledgerIndex);
+    const message = {
+      type: 'ledgerClosed',
+      ledger_index: ledgerIndex,
+      ledger_hash: ledger?.ledger_hash ?? ledger?.hash,
+      ledger_time: ledger?.close_time,
+      fee_base: 10,
+      reserve_base: 20000000,
+      reserve_inc: 5000000,
+      txn_count: Array.isArray(ledger?.transactions) ? ledger.transactions.length : 0,
+      validated_ledgers: `32570-${ledgerIndex}`,
+    };
+    for (const socket of this.subscribers) socket.send(JSON.stringify(message));
+  }
+
+  /** Drops every connection abruptly, as a network failure would. */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.terminate();
+  }
+
+  async stop(): Promise<void> {
+    this.dropConnections();
+    await new Promise<void>((resolve) => (this.server === undefined ? resolve() : this.server.close(() => resolve())));
+  }
+
+  private answer(socket: WebSocket, request: Json): void {
+    const command = String(request.command);
+    this.commands.push(command === 'ledger' ? `ledger ${String(request.ledger_index)}` : command);
+    const reply = (result: Json): void =>
+      socket.send(JSON.stringify({ id: request.id, type: 'response', status: 'success', result }));
+    const fail = (error: string, message: string): void =>
+      socket.send(
+        JSON.stringify({ id: request.id, type: 'response', status: 'error', error, error_message: message, request }),
+      );
+    switch (command) {
+      case 'ping':
+        return reply({});
+      case 'server_info': {
+        const recorded = readFixture<{ result: { info: Json } }>(
+          'rpc/xrpl-dev-portal/server_info.ws-response.json',
+        ).result;
+        return reply({
+          info: {
+            ...recorded.info,
+            validated_ledger: { seq: this.validated },
+            complete_ledgers: `32570-${this.validated}`,
+          },
+        });
+      }
+      case 'subscribe':
+        this.subscribers.add(socket);
+        return reply({
+          ledger_index: this.validated,
+          fee_base: 10,
+          reserve_base: 20000000,
+          reserve_inc: 5000000,
+          validated_ledgers: `32570-${this.validated}`,
+        });
+      case 'ledger': {
+        const index = request.ledger_index === 'validated' ? this.validated : Number(request.ledger_index);
+        const error = this.failing.get(index);
+        if (error !== undefined) return fail(error, 'ledgerNotFound');
+        const ledger = this.ledgers.get(index);
+        if (ledger === undefined || index > this.validated) return fail('lgrNotFound', 'ledgerNotFound');
+        return reply(this.ledgerAnswer(ledger, request.expand === true && request.transactions === true));
+      }
+      default:
+        return fail('unknownCmd', 'Unknown method.');
+    }
+  }
+
+  /** rippled's API v2 `ledger` answer: transactions as {hash, tx_json, meta}. */
+  private ledgerAnswer(ledger: Json, expand: boolean): Json {
+    const { transactions, ...header } = ledger;
+    const txs = Array.isArray(transactions) ? (transactions as Json[]) : [];
+    const hash = header.ledger_hash ?? header.hash;
+    return {
+      ledger: {
+        ...header,
+        transactions: expand
+          ? txs.map(({ hash: txHash, metaData, meta, ...fields }) => ({
+              hash: txHash,
+              tx_json: fields,
+              meta: metaData ?? meta,
+              validated: true,
+            }))
+          : txs.map((tx) => tx.hash),
+      },
+      ledger_hash: hash,
+      ledger_index: Number(header.ledger_index ?? header.seqNum),
+      validated: true,
+    };
+  }
+}
