@@ -13,3 +13,4 @@ export * from './sink/bulk-sink.js';
 export * from './sink/checkpoint.js';
 export * from './sources/files.js';
 export * from './sources/rippled.js';
+export * from './input/derive-ledgers.js';

@@ -20,7 +20,9 @@ export interface PipelineOptions {
 
 /**
  * source → transform → sink, in batches. Each batch is written completely (every document
- * acknowledged or dead-lettered) before the checkpoint records its ledgers.
+ * acknowledged or dead-lettered) before the checkpoint records its ledgers. Building a batch's
+ * documents (CPU) overlaps with writing the previous batch (I/O); writes and checkpoints stay in
+ * batch order, and at most one batch is in flight, which bounds memory.
  */
 export async function runPipeline(
   source: AsyncIterable<LedgerInput>,
@@ -34,25 +36,34 @@ export async function runPipeline(
   let checkpoint = await checkpoints.load();
   let batch: LedgerInput[] = [];
   let batchTransactions = 0;
+  let writing: Promise<void> = Promise.resolve();
 
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const result = await sink.writeBatch(batch);
-    checkpoint = await checkpoints.record(
-      checkpoint,
-      batch.map((l) => l.ledger_index),
-      result.documents,
-      result.deadLetters,
-    );
-    totals.ledgers += result.ledgers;
-    totals.transactions += batchTransactions;
-    totals.documents += result.documents;
-    totals.superseded += result.superseded;
-    totals.deadLetters += result.deadLetters;
-    totals.checkpoint = checkpoint;
-    options.onBatch?.(totals, batch);
+    const ledgers = batch;
+    const transactions = batchTransactions;
     batch = [];
     batchTransactions = 0;
+    const ops = await sink.buildOps(ledgers);
+    await writing;
+    writing = (async () => {
+      const result = await sink.writeOps(ledgers.length, ops);
+      checkpoint = await checkpoints.record(
+        checkpoint,
+        ledgers.map((l) => l.ledger_index),
+        result.documents,
+        result.deadLetters,
+      );
+      totals.ledgers += result.ledgers;
+      totals.transactions += transactions;
+      totals.documents += result.documents;
+      totals.superseded += result.superseded;
+      totals.deadLetters += result.deadLetters;
+      totals.checkpoint = checkpoint;
+      options.onBatch?.(totals, ledgers);
+    })();
+    // A failed write must stop the run at once, not at the next batch.
+    writing.catch(() => undefined);
   };
 
   for await (const ledger of source) {
@@ -61,6 +72,7 @@ export async function runPipeline(
     if (batch.length >= maxLedgers || batchTransactions >= maxTransactions) await flush();
   }
   await flush();
+  await writing;
   if (checkpoint !== undefined) totals.checkpoint = checkpoint;
   return totals;
 }

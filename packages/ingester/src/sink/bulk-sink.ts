@@ -133,8 +133,12 @@ export class BulkSink {
   }
 
   async writeBatch(ledgers: readonly LedgerInput[]): Promise<BatchResult> {
-    const ops = await this.buildOps(ledgers);
-    const result: BatchResult = { ledgers: ledgers.length, documents: ops.length, superseded: 0, deadLetters: 0 };
+    return this.writeOps(ledgers.length, await this.buildOps(ledgers));
+  }
+
+  /** Writes prepared operations; resolves when every one is acknowledged, superseded or dead-lettered. */
+  async writeOps(ledgerCount: number, ops: WriteOp[]): Promise<BatchResult> {
+    const result: BatchResult = { ledgers: ledgerCount, documents: ops.length, superseded: 0, deadLetters: 0 };
     const refused: { op: WriteOp; status: number; error: Json }[] = [];
     const reapply: WriteOp[] = [];
     const byKey = new Map(ops.map((op) => [`${op.index}\u0000${op.id}\u0000${op.version ?? ''}`, op]));
@@ -146,6 +150,8 @@ export class BulkSink {
       retries: this.options.retries ?? 3,
       wait: 1000,
       refreshOnCompletion: false,
+      // Only what is needed to account for every item: the full answer is several times larger to parse.
+      filter_path: 'errors,items.*.status,items.*.error',
       onDocument: (op) => {
         const meta: Json = { _index: op.index, _id: op.id };
         if (op.version !== undefined) {

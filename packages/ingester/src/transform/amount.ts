@@ -66,3 +66,26 @@ export function normalizeAmount(raw: unknown): AmountDoc | undefined {
   }
   return doc;
 }
+
+/** Exact XRP decimal string → drops ("1.000001" → "1000001"), the inverse of dropsToXrpString. */
+export function xrpStringToDrops(xrp: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d{1,6}))?$/.exec(xrp);
+  if (match === null) throw new RangeError(`not an XRP amount: ${xrp}`);
+  const [, sign, whole, fraction = ''] = match;
+  const drops = `${whole}${fraction.padEnd(6, '0')}`.replace(/^0+(?=\d)/, '');
+  return drops === '0' ? '0' : `${sign}${drops}`;
+}
+
+/** The XRPL JSON form of a normalised amount: the exact inverse of normalizeAmount. */
+export function rawAmount(amount: AmountDoc): RawAmount {
+  if (amount.mpt_issuance_id !== undefined) {
+    return amount.value === undefined
+      ? { mpt_issuance_id: amount.mpt_issuance_id }
+      : { mpt_issuance_id: amount.mpt_issuance_id, value: amount.value };
+  }
+  if (amount.native && amount.value !== undefined) return xrpStringToDrops(amount.value);
+  const raw: { currency: string; issuer?: string; value?: string } = { currency: amount.currency };
+  if (amount.issuer !== undefined) raw.issuer = amount.issuer;
+  if (amount.value !== undefined) raw.value = amount.value;
+  return raw;
+}

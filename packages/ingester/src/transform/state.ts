@@ -1,4 +1,4 @@
-import { dropsToXrpString, normalizeAmount } from './amount.js';
+import { dropsToXrpString, normalizeAmount, rawAmount, type AmountDoc } from './amount.js';
 import { AMOUNT_FIELDS } from './amount-fields.js';
 import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
@@ -24,7 +24,6 @@ const ACCOUNT_FIELDS = ['Account', 'Owner', 'Destination', 'Issuer', 'Authorize'
 export interface ObjectDoc extends Json {
   index: string;
   LedgerEntryType: string;
-  node: Json;
   ledger_index: number;
   deleted: boolean;
   _accounts: string[];
@@ -53,9 +52,16 @@ export interface AccountChange {
   activation?: AccountActivation;
 }
 
-/** Searchable top-level fields of a ledger entry: amounts normalised, hex decoded. */
+/**
+ * Searchable fields of a ledger entry: amounts normalised, hex decoded, ISO times added. Lossless:
+ * `rawEntry` gives the entry back exactly, so documents need not carry a second, raw copy.
+ */
 export function entryFields(entry: Json): Json {
-  const fields: Json = { ...entry };
+  return normalizeEntryInPlace({ ...entry });
+}
+
+/** entryFields on an object this module just built and owns (saves a copy per entry). */
+function normalizeEntryInPlace(fields: Json): Json {
   for (const name of AMOUNT_FIELDS) {
     if (fields[name] === undefined) continue;
     const normalized = normalizeAmount(fields[name]);
@@ -70,6 +76,22 @@ export function entryFields(entry: Json): Json {
     if (typeof fields[name] === 'number') fields[`_${name}`] = rippleTimeToIso(fields[name]);
   }
   return fields;
+}
+
+/** Fields the indexer adds to an entry; everything else is the entry's own. */
+const DERIVED_KEYS = new Set(['ledger_index', 'ledger_hash', 'deleted', '_accounts', '_updated_ledger_index']);
+
+/** The ledger entry exactly as rippled writes it, from a document built by entryFields. */
+export function rawEntry(doc: Json): Json {
+  const entry: Json = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (key.startsWith('_') || DERIVED_KEYS.has(key)) continue;
+    entry[key] =
+      AMOUNT_FIELDS.includes(key) && isRecord(value) && 'native' in value
+        ? rawAmount(value as unknown as AmountDoc)
+        : value;
+  }
+  return entry;
 }
 
 function entryAccounts(entry: Json): string[] {
@@ -107,19 +129,15 @@ export function stateChanges(tx: Json, ledgerIndex: number): { objects: StateCha
       entry.PreviousTxnID = hash;
       entry.PreviousTxnLgrSeq = ledgerIndex;
     }
-    const doc: ObjectDoc = {
-      ...entryFields(entry),
-      index: entry.index as string,
-      LedgerEntryType: type,
-      node: entry,
-      ledger_index: ledgerIndex,
-      deleted,
-      _accounts: entryAccounts(entry),
-    };
+    const accountsOfEntry = entryAccounts(entry);
+    const doc = normalizeEntryInPlace(entry) as ObjectDoc;
+    doc.ledger_index = ledgerIndex;
+    doc.deleted = deleted;
+    doc._accounts = accountsOfEntry;
     objects.push({ id: doc.index, version, doc });
 
     if (type === 'AccountRoot' && typeof entry.Account === 'string') {
-      const { node: _raw, _accounts: _unused, ledger_index: _li, ...state } = doc;
+      const { _accounts: _unused, ledger_index: _li, ...state } = doc;
       const change: AccountChange = {
         id: entry.Account,
         version,

@@ -42,8 +42,10 @@ function isRecord(value: unknown): value is Json {
  */
 export function transformTransaction(tx: Json, context: TransactionContext): TransactionDoc {
   const { metaData, meta: metaV2, ...fields } = tx;
-  const meta = structuredClone((metaData ?? metaV2 ?? {}) as Json);
-  const doc: Json = structuredClone(fields);
+  // Shallow copies: every nested value that changes is replaced by a new object below, never
+  // mutated, so the input stays untouched without the cost of a deep clone.
+  const meta: Json = { ...((metaData ?? metaV2 ?? {}) as Json) };
+  const doc: Json = fields;
   const hash = String(doc.hash ?? '').toUpperCase();
   if (!/^[0-9A-F]{64}$/.test(hash))
     throw new TypeError(`transaction without a valid hash in ledger ${context.ledgerIndex}`);
@@ -80,14 +82,16 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
     if (text !== undefined) doc[`_${field}`] = text;
   }
   if (Array.isArray(doc.Memos)) {
-    for (const entry of doc.Memos as unknown[]) {
+    doc.Memos = (doc.Memos as unknown[]).map((entry) => {
       const memo = isRecord(entry) ? entry.Memo : undefined;
-      if (!isRecord(memo)) continue;
+      if (!isRecord(memo)) return entry;
+      const decoded: Json = { ...memo };
       for (const field of MEMO_FIELDS) {
         const text = decodeHexText(memo[field]);
-        if (text !== undefined) memo[`_${field}`] = text;
+        if (text !== undefined) decoded[`_${field}`] = text;
       }
-    }
+      return { ...(entry as Json), Memo: decoded };
+    });
   }
   for (const field of TIME_FIELDS) {
     if (typeof doc[field] === 'number') doc[`_${field}`] = rippleTimeToIso(doc[field]);
@@ -101,19 +105,17 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
       ? undefined
       : encodeCtid({ ledgerIndex: context.ledgerIndex, transactionIndex, networkId });
 
-  const result: Json = {
-    ...doc,
-    hash,
-    ledger_index: context.ledgerIndex,
-    date: context.closeTime,
-    _date: rippleTimeToIso(context.closeTime),
-    validated: true,
-    meta,
-    _accounts: affectedAccounts(doc, meta),
-  };
-  if (context.ledgerHash !== undefined) result.ledger_hash = context.ledgerHash;
-  if (ctid !== undefined) result.ctid = ctid;
-  return result as TransactionDoc;
+  // `doc` is this function's own copy: derived fields are added in place.
+  doc._accounts = affectedAccounts(doc, meta);
+  doc.hash = hash;
+  doc.ledger_index = context.ledgerIndex;
+  doc.date = context.closeTime;
+  doc._date = rippleTimeToIso(context.closeTime);
+  doc.validated = true;
+  doc.meta = meta;
+  if (context.ledgerHash !== undefined) doc.ledger_hash = context.ledgerHash;
+  if (ctid !== undefined) doc.ctid = ctid;
+  return doc as TransactionDoc;
 }
 
 const TX_ACCOUNT_FIELDS = [

@@ -1,6 +1,14 @@
 import t from 'tap';
-import { dropsToXrp } from 'xrpl';
-import { decodeCtid, normalizeLedger, transformTransaction, type TransactionDoc } from '../../src/index.js';
+import { convertHexToString, dropsToXrp, xrpToDrops } from 'xrpl';
+import {
+  decodeCtid,
+  isLpTokenCode,
+  normalizeLedger,
+  rawAmount,
+  transformTransaction,
+  type AmountDoc,
+  type TransactionDoc,
+} from '../../src/index.js';
 import { listFixtureLedgers, readFixture, readTransactionFixtures } from '@xle/test-helpers';
 
 /** Every transaction of every fixture: the full ledgers and the single-transaction files. */
@@ -109,4 +117,25 @@ t.test('a delivered amount is only ever what the metadata says', async (t) => {
     const meta = doc.meta as { delivered_amount?: Amount; _delivered_amount_status?: string };
     t.notOk(meta.delivered_amount !== undefined && meta._delivered_amount_status !== undefined, doc.hash);
   }
+});
+
+t.test('amounts and currencies agree with xrpl’s own helpers', async (t) => {
+  let natives = 0;
+  let hexCodes = 0;
+  for (const { doc } of docs) {
+    for (const [path, amount] of amountsOf(doc)) {
+      if (amount.native && amount.value !== undefined) {
+        t.equal(xrpToDrops(amount.value), rawAmount(amount as AmountDoc), `${doc.hash} ${path} drops`);
+        natives += 1;
+      }
+      const code = amount.currency;
+      if (/^[0-9A-F]{40}$/i.test(code) && !isLpTokenCode(code) && !code.startsWith('00')) {
+        const text = convertHexToString(code).replace(/\0+$/, '');
+        if (/^[\p{L}\p{N}\p{P}\p{S} ]+$/u.test(text)) t.equal(amount._currency, text, `${doc.hash} ${path} currency`);
+        hexCodes += 1;
+      }
+    }
+  }
+  t.ok(natives > 500, `${natives} native amounts`);
+  t.ok(hexCodes > 10, `${hexCodes} 160-bit currency codes`);
 });

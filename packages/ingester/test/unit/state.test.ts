@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import t from 'tap';
 import { changeVersion, normalizeLedger, stateChanges, transformTransaction } from '../../src/index.js';
 import { readFixture } from '@xle/test-helpers';
@@ -61,3 +62,47 @@ t.test('deleted entries become tombstones, not gaps', async (t) => {
   });
   t.same(objects[0]?.doc._accounts, ['rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw']);
 });
+
+t.test('documents give back the exact raw ledger entry, for every entry in the fixtures', async (t) => {
+  const { listFixtureLedgers } = await import('@xle/test-helpers');
+  const { entryFields, rawEntry } = await import('../../src/index.js');
+  const entries: Record<string, unknown>[] = [];
+  for (const file of listFixtureLedgers()) {
+    for (const tx of normalizeLedger(readFixture(file)).transactions) {
+      for (const wrapper of (tx.metaData as { AffectedNodes: Record<string, Record<string, unknown>>[] })
+        .AffectedNodes) {
+        const node = Object.values(wrapper)[0] ?? {};
+        for (const part of [node.NewFields, node.FinalFields, node.PreviousFields]) {
+          if (part !== undefined)
+            entries.push({ ...(part as object), LedgerEntryType: node.LedgerEntryType, index: node.LedgerIndex });
+        }
+      }
+    }
+  }
+  for (const file of [
+    'ledger-state/ledger-32570-accountState.rhd.json',
+    'ledger-state/ledgerFull38129-with-accountState.xrpljs.json',
+    'ledger-state/ledger_data-71448944-page.sengelbert.json',
+  ]) {
+    const raw = readFixture<Record<string, unknown>>(file);
+    const found = JSON.stringify(raw).length > 0 ? collectStateObjects(raw) : [];
+    entries.push(...found);
+  }
+  t.ok(entries.length > 10000, `${entries.length} entries`);
+  let mismatches = 0;
+  for (const entry of entries) {
+    // Deep equality: key order inside an amount object carries no meaning.
+    if (!isDeepStrictEqual(rawEntry(entryFields(entry)), entry)) mismatches += 1;
+  }
+  t.equal(mismatches, 0, 'normalising is lossless');
+});
+
+function collectStateObjects(value: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
+  if (Array.isArray(value)) for (const item of value) collectStateObjects(item, out);
+  else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (typeof record.LedgerEntryType === 'string' && typeof record.index === 'string') out.push(record);
+    else for (const child of Object.values(record)) collectStateObjects(child, out);
+  }
+  return out;
+}

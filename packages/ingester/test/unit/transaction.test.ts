@@ -88,3 +88,11 @@ t.test('hex fields get decoded twins, the hex stays', async (t) => {
   t.equal(doc._Expiration, '2023-10-16T13:05:41.000Z');
   t.same(decodeCtid(doc.ctid as string).networkId, 21337, "the transaction's own NetworkID wins");
 });
+
+t.test('the input transaction is never modified', async (t) => {
+  const fresh = readFixtureLedger('ledgers/recent/ledger-87704323.json');
+  const before = JSON.stringify(fresh.transactions);
+  for (const tx of fresh.transactions)
+    transformTransaction(tx, { ledgerIndex: 87704323, closeTime: fresh.close_time, networkId: 0 });
+  t.equal(JSON.stringify(fresh.transactions), before);
+});

@@ -48,7 +48,7 @@ Array [
     "name": "xrpl-mainnet-nodes",
   },
   Object {
-    "hash": "aa16d48115d9909c",
+    "hash": "2a9f56bae2c1c3e1",
     "name": "xrpl-mainnet-objects",
   },
   Object {

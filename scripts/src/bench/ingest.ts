@@ -1,0 +1,198 @@
+#!/usr/bin/env node
+/**
+ * Ingest throughput, ours against the engine's own raw `_bulk` for the same documents, in one run:
+ *
+ *   pnpm bench:ingest [--ledgers N] [--rounds R]
+ *
+ * The data: ledgers derived from the real fixture ledgers (new indices, hashes and times).
+ * - raw:  the exact documents our sink writes, built and serialised before the clock starts, sent
+ *         as `_bulk` NDJSON bodies of the same size with the same concurrency.
+ * - ours: the whole pipeline from normalised ledgers: transforms, activation lookups, versioned
+ *         bulk writes, dead-letter handling and checkpoints.
+ * Each side writes into fresh indices of its own (same templates), rounds alternate, and the best
+ * round of each side is compared. Needs a running engine (`pnpm engine start`) or ES_URL.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  applyTemplates,
+  createEngineClient,
+  createLogger,
+  deleteTemplatesAndIndices,
+  fixturesDir,
+  repoRoot,
+  loadConfig,
+  type Client,
+  type IndexNaming,
+} from '@xle/core';
+import {
+  BulkSink,
+  CheckpointStore,
+  deriveLedgers,
+  listLedgerFiles,
+  normalizeLedger,
+  runPipeline,
+  type LedgerInput,
+  type WriteOp,
+} from '@xle/ingester';
+import { readFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number): number => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const LEDGERS = arg('--ledgers', 1500);
+const ROUNDS = arg('--rounds', 2);
+const CONCURRENCY = 2;
+const FLUSH_BYTES = 5_000_000;
+
+const config = loadConfig();
+const client = createEngineClient(config, { requestTimeout: 120_000 });
+const logger = createLogger('bench', 'warn');
+
+const templates = listLedgerFiles(`${fixturesDir}/ledgers`).map((f) =>
+  normalizeLedger(JSON.parse(readFileSync(f, 'utf8'))),
+);
+const ledgers: LedgerInput[] = [...deriveLedgers(templates, LEDGERS)];
+const transactions = ledgers.reduce((n, l) => n + l.transactions.length, 0);
+
+async function freshIndices(label: string): Promise<IndexNaming> {
+  const naming: IndexNaming = { prefix: `bench-${label}-${randomBytes(3).toString('hex')}`, network: config.network };
+  await applyTemplates(client, naming);
+  return naming;
+}
+
+/** NDJSON bodies of about FLUSH_BYTES each: exactly what the bulk helper would send. */
+function serialise(ops: WriteOp[]): string[] {
+  const bodies: string[] = [];
+  let current = '';
+  for (const op of ops) {
+    const action: Record<string, unknown> = { _index: op.index, _id: op.id };
+    if (op.version !== undefined) Object.assign(action, { version: op.version, version_type: 'external' });
+    current += `${JSON.stringify({ index: action })}\n${JSON.stringify(op.doc)}\n`;
+    if (current.length >= FLUSH_BYTES) {
+      bodies.push(current);
+      current = '';
+    }
+  }
+  if (current !== '') bodies.push(current);
+  return bodies;
+}
+
+async function sendRaw(c: Client, bodies: string[]): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < bodies.length) {
+      const body = bodies[next];
+      next += 1;
+      await c.transport.request(
+        { method: 'POST', path: '/_bulk', body, querystring: { filter_path: 'errors' } },
+        { headers: { 'content-type': 'application/x-ndjson' } },
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+interface Round {
+  seconds: number;
+  documents: number;
+  /** CPU seconds used by this process and by the engine's process (when it runs on this machine). */
+  ownCpu: number;
+  engineCpu?: number;
+}
+
+/** CPU seconds (user + system) of the local engine's JVM, read from /proc; undefined elsewhere. */
+function engineCpuSeconds(): number | undefined {
+  try {
+    const pid = readFileSync(`${process.env.ENGINE_DATA_DIR ?? `${repoRoot}.data/engine`}/engine.pid`, 'utf8').trim();
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function measure(work: () => Promise<number>): Promise<Round> {
+  const cpu = process.cpuUsage();
+  const engineBefore = engineCpuSeconds();
+  const started = performance.now();
+  const documents = await work();
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const engineAfter = engineCpuSeconds();
+  const round: Round = { seconds, documents, ownCpu: (used.user + used.system) / 1e6 };
+  if (engineBefore !== undefined && engineAfter !== undefined) round.engineCpu = engineAfter - engineBefore;
+  return round;
+}
+
+async function rawRound(): Promise<Round> {
+  const naming = await freshIndices('raw');
+  try {
+    // Documents built (and JSON-serialised) by our own sink before the clock starts.
+    const sink = new BulkSink({ client, naming, logger, networkId: 0 });
+    const ops: WriteOp[] = [];
+    for (let i = 0; i < ledgers.length; i += 50) ops.push(...(await sink.buildOps(ledgers.slice(i, i + 50))));
+    const bodies = serialise(ops);
+    return await measure(async () => {
+      await sendRaw(client, bodies);
+      return ops.length;
+    });
+  } finally {
+    await deleteTemplatesAndIndices(client, naming);
+  }
+}
+
+async function oursRound(): Promise<Round> {
+  const naming = await freshIndices('ours');
+  try {
+    const sink = new BulkSink({
+      client,
+      naming,
+      logger,
+      networkId: 0,
+      concurrency: CONCURRENCY,
+      flushBytes: FLUSH_BYTES,
+    });
+    async function* source(): AsyncGenerator<LedgerInput> {
+      yield* ledgers;
+    }
+    return await measure(async () => {
+      const totals = await runPipeline(source(), sink, new CheckpointStore(client, naming, 'bench'));
+      if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
+      return totals.documents;
+    });
+  } finally {
+    await deleteTemplatesAndIndices(client, naming);
+  }
+}
+
+const raw: Round[] = [];
+const ours: Round[] = [];
+console.log(
+  `ingest benchmark: ${LEDGERS} ledgers, ${transactions} transactions (derived from ${templates.length} real ledgers), ${ROUNDS} rounds each`,
+);
+for (let round = 0; round < ROUNDS; round += 1) {
+  raw.push(await rawRound());
+  ours.push(await oursRound());
+  console.log(`round ${round + 1}: raw ${raw.at(-1)?.seconds.toFixed(2)} s, ours ${ours.at(-1)?.seconds.toFixed(2)} s`);
+}
+const best = (rounds: Round[]): Round => rounds.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
+const r = best(raw);
+const o = best(ours);
+const row = (name: string, x: Round): string =>
+  `${name.padEnd(28)} ${String(x.documents).padStart(9)} ${x.seconds.toFixed(2).padStart(8)} ${Math.round(
+    x.documents / x.seconds,
+  )
+    .toString()
+    .padStart(10)} ${Math.round(LEDGERS / x.seconds)
+    .toString()
+    .padStart(10)} ${x.ownCpu.toFixed(2).padStart(9)} ${(x.engineCpu?.toFixed(2) ?? 'n/a').padStart(10)}`;
+console.log(
+  `\n${'side'.padEnd(28)} ${'documents'.padStart(9)} ${'seconds'.padStart(8)} ${'docs/s'.padStart(10)} ${'ledgers/s'.padStart(10)} ${'own cpu s'.padStart(9)} ${'engine cpu'.padStart(10)}`,
+);
+console.log(row('engine raw _bulk (prebuilt)', r));
+console.log(row('ours (full pipeline)', o));
+console.log(`\nratio ours/raw (docs/s): ${((o.documents / o.seconds / (r.documents / r.seconds)) * 100).toFixed(1)} %`);
+console.log(`peak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
+await client.close();
