@@ -43,18 +43,18 @@ export function loadTemplateSet(dir: string = defaultTemplatesDir): TemplateSet 
   return { components, indices };
 }
 
-/** Canonical JSON (sorted keys) so the hash does not depend on key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+/** Canonical JSON (sorted keys): equal values give equal text whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Json).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
 
 export function contentHash(body: unknown): string {
-  return createHash('sha256').update(canonical(body)).digest('hex').slice(0, 16);
+  return createHash('sha256').update(canonicalJson(body)).digest('hex').slice(0, 16);
 }
 
 export interface NamedTemplate {

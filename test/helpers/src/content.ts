@@ -1,14 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Client } from '@xle/core';
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+import { canonicalJson, type Client } from '@xle/core';
 
 /** Count and a content hash of every document of an index (ids and canonical sources, in id order). */
 export async function indexContent(client: Client, index: string): Promise<{ count: number; hash: string }> {
@@ -25,7 +16,7 @@ export async function indexContent(client: Client, index: string): Promise<{ cou
         ...(after === undefined ? {} : { search_after: after as never }),
       });
       const hits = page.hits.hits;
-      for (const hit of hits) rows.push(`${hit._id}\u0000${canonical(hit._source)}`);
+      for (const hit of hits) rows.push(`${hit._id}\u0000${canonicalJson(hit._source)}`);
       if (hits.length < 1000) break;
       after = hits[hits.length - 1]?.sort;
     }

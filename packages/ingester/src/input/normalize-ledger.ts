@@ -1,7 +1,6 @@
 import { decode, hashes } from 'xrpl';
 import { RIPPLE_EPOCH_OFFSET } from '../transform/time.js';
-
-type Json = Record<string, unknown>;
+import { isRecord, type Json } from '../json.js';
 
 /** One validated ledger in the single shape every transform reads, whatever its source. */
 export interface LedgerInput {
@@ -26,10 +25,6 @@ export class LedgerShapeError extends Error {
     super(message);
     this.name = 'LedgerShapeError';
   }
-}
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function toInt(value: unknown, field: string): number {

@@ -4,8 +4,7 @@ import type { LedgerInput } from '../input/normalize-ledger.js';
 import { transformLedger } from '../transform/ledger.js';
 import { stateChanges, type AccountActivation } from '../transform/state.js';
 import { transformTransaction } from '../transform/transaction.js';
-
-type Json = Record<string, unknown>;
+import type { Json } from '../json.js';
 
 /** One write: deterministic `_id`, optional external version (ledger order). */
 export interface WriteOp {

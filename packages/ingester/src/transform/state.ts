@@ -2,12 +2,7 @@ import { dropsToXrpString, normalizeAmount, rawAmount, type AmountDoc } from './
 import { AMOUNT_FIELDS } from './amount-fields.js';
 import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
-
-type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, type Json } from '../json.js';
 
 /**
  * Order of a change: ledger index, then transaction index. Used as the engine's external version,

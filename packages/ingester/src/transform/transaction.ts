@@ -3,6 +3,7 @@ import { AMOUNT_FIELDS } from './amount-fields.js';
 import { encodeCtid } from './ctid.js';
 import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
+import { isRecord, type Json } from '../json.js';
 
 const META_AMOUNT_FIELDS = ['delivered_amount', 'DeliveredAmount'] as const;
 const HEX_FIELDS = ['Domain', 'URI'] as const;
@@ -27,12 +28,6 @@ export type TransactionDoc = Record<string, unknown> & {
   meta: Record<string, unknown>;
   _accounts: string[];
 };
-
-type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Builds the transactions-index document of one validated transaction: every original field under
