@@ -1,14 +1,36 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Client, Config, Logger } from '@xle/core';
+import { AppError, ErrorCode, namingOf, type Client, type Config, type Logger } from '@xle/core';
+import { Engine } from './engine.js';
+import { renderDocsPage } from './docs-page.js';
 import { errorHandler } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { buildOpenApi } from './openapi.js';
+import { mountRoute, type AnyRoute } from './route.js';
+import { accountRoutes } from './routes/accounts.js';
+import { nameRoutes } from './routes/names.js';
+import { objectRoutes } from './routes/objects.js';
+import { pendingRoutes } from './routes/pending.js';
 import { pingRoutes } from './routes/ping.js';
+import { transactionRoutes } from './routes/transactions.js';
 
 export interface AppDeps {
   config: Config;
   client: Client;
   logger: Logger;
+}
+
+/** GET-only API: any request body beyond this is refused before it is read. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export function apiRoutes(engine: Engine): AnyRoute[] {
+  return [
+    ...accountRoutes(engine),
+    ...transactionRoutes(engine),
+    ...objectRoutes(engine),
+    ...nameRoutes(engine),
+    ...pendingRoutes(),
+  ];
 }
 
 /** Builds the REST API; no I/O happens until a request arrives. */
@@ -18,10 +40,42 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
   app.silent = true;
   app.use(requestContext(logger));
   app.use(errorHandler(logger));
+  app.use(async (ctx, next) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'Content-Type, X-Request-Id, Authorization');
+      ctx.set('Access-Control-Max-Age', '86400');
+      ctx.status = 204;
+      return;
+    }
+    if (Number(ctx.get('Content-Length') || 0) > MAX_BODY_BYTES) {
+      throw new AppError(413, ErrorCode.PayloadTooLarge, `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    }
+    await next();
+  });
+
+  const engine = new Engine(client, namingOf(config));
+  const routes = apiRoutes(engine);
+  const openapi = buildOpenApi(routes, {
+    title: 'XRPL Ledger Explorer API',
+    version: '1.0.0',
+    description: `Read-only REST API over the XRP Ledger (${config.network}), answered from Elasticsearch.`,
+  });
+  const docsPage = renderDocsPage(openapi);
 
   const api = new Router({ prefix: '/api/v1' });
   const ping = pingRoutes(client, config.es.pingTimeoutMs);
   api.use(ping.routes(), ping.allowedMethods({ throw: true }));
+  for (const route of routes) mountRoute(api, route);
+  api.get('/openapi.json', (ctx) => {
+    ctx.body = openapi;
+  });
+  api.get('/docs', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = docsPage;
+  });
   app.use(api.routes());
   app.use(api.allowedMethods({ throw: true }));
   return app;

@@ -1,0 +1,119 @@
+import type { estypes } from '@elastic/elasticsearch';
+import { BadRequestError, ErrorCode } from '@xle/core';
+
+/** Query parameters of /account/{ACCOUNT}/transactions after validation. */
+export interface AccountTxFilters {
+  type?: string;
+  result?: string;
+  from?: string;
+  to?: string;
+  destination_tag?: number;
+  source_tag?: number;
+  currency?: string;
+  direction?: 'sent' | 'received';
+  forward?: boolean;
+  limit: number;
+  marker?: string;
+}
+
+/**
+ * The marker pins the ledger range of the first page (so ledgers ingested meanwhile never shift
+ * the walk) and the sort values of the last transaction returned; (ledger_index,
+ * TransactionIndex) is unique per transaction, so nothing is skipped or repeated.
+ */
+export interface Marker {
+  v: 1;
+  account: string;
+  max: number;
+  after: [number, number];
+  forward: boolean;
+}
+
+export function encodeMarker(marker: Marker): string {
+  return Buffer.from(JSON.stringify(marker)).toString('base64url');
+}
+
+export function decodeMarker(text: string, account: string, forward: boolean): Marker {
+  let marker: Marker;
+  try {
+    marker = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Marker;
+  } catch {
+    throw new BadRequestError(
+      'Invalid query parameter "marker": not a marker this API issued.',
+      { parameter: 'marker', in: 'query' },
+      ErrorCode.InvalidParameter,
+    );
+  }
+  const valid =
+    marker?.v === 1 &&
+    Number.isInteger(marker.max) &&
+    Array.isArray(marker.after) &&
+    marker.after.length === 2 &&
+    marker.after.every((n) => Number.isInteger(n));
+  if (!valid)
+    throw new BadRequestError(
+      'Invalid query parameter "marker": not a marker this API issued.',
+      { parameter: 'marker', in: 'query' },
+      ErrorCode.InvalidParameter,
+    );
+  if (marker.account !== account || marker.forward !== forward) {
+    throw new BadRequestError(
+      'Invalid query parameter "marker": it belongs to another account or ordering.',
+      { parameter: 'marker', in: 'query' },
+      ErrorCode.InvalidParameter,
+    );
+  }
+  return marker;
+}
+
+/**
+ * The search for one page of an account's transactions (pure).
+ * Emits: bool.filter [term _accounts, term/range filters..., range ledger_index <= max],
+ * sort [ledger_index, meta.TransactionIndex] desc (asc when forward), search_after from the marker,
+ * size limit + 1 (the extra hit says whether a next page exists).
+ */
+export function buildAccountTxQuery(
+  account: string,
+  filters: AccountTxFilters,
+  pinnedMax: number,
+): estypes.SearchRequest {
+  const filter: estypes.QueryDslQueryContainer[] = [
+    { term: { _accounts: account } },
+    { range: { ledger_index: { lte: pinnedMax } } },
+  ];
+  if (filters.type !== undefined) filter.push({ term: { TransactionType: filters.type } });
+  if (filters.result !== undefined) filter.push({ term: { 'meta.TransactionResult': filters.result } });
+  if (filters.from !== undefined || filters.to !== undefined) {
+    filter.push({
+      range: {
+        _date: {
+          ...(filters.from === undefined ? {} : { gte: filters.from }),
+          ...(filters.to === undefined ? {} : { lte: filters.to }),
+        },
+      },
+    });
+  }
+  if (filters.destination_tag !== undefined) filter.push({ term: { DestinationTag: filters.destination_tag } });
+  if (filters.source_tag !== undefined) filter.push({ term: { SourceTag: filters.source_tag } });
+  if (filters.currency !== undefined) {
+    const code = filters.currency;
+    filter.push({
+      bool: {
+        should: ['Amount', 'SendMax', 'TakerGets', 'TakerPays', 'LimitAmount', 'meta.delivered_amount'].flatMap(
+          (field) => [{ term: { [`${field}.currency`]: code } }, { term: { [`${field}._currency`]: code } }],
+        ),
+        minimum_should_match: 1,
+      },
+    });
+  }
+  if (filters.direction === 'sent') filter.push({ term: { Account: account } });
+  if (filters.direction === 'received') filter.push({ term: { Destination: account } });
+  const order = filters.forward === true ? 'asc' : 'desc';
+  const request: estypes.SearchRequest = {
+    query: { bool: { filter } },
+    sort: [{ ledger_index: { order } }, { 'meta.TransactionIndex': { order } }],
+    size: filters.limit + 1,
+    track_total_hits: false,
+  };
+  return request;
+}

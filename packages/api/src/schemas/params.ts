@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import Type from 'typebox';
+import Format from 'typebox/format';
+import { isValidClassicAddress } from 'xrpl';
+
+/**
+ * Path and query parameter formats, exactly as the spec's Input formats table says. Formats
+ * registered here are checked by every compiled validator (and named in the OpenAPI document).
+ */
+Format.Set('xrpl-address', (value) => /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/.test(value) && isValidClassicAddress(value));
+
+const HEX64 = '^[0-9A-Fa-f]{64}$';
+
+export const AccountParam = Type.String({
+  format: 'xrpl-address',
+  description: 'Classic address: base58, 25 to 35 characters, starts with r, with a valid checksum.',
+  examples: ['rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw'],
+});
+
+export const HashParam = Type.String({
+  pattern: HEX64,
+  description: '64 hex characters, case-insensitive.',
+});
+
+/** A transaction hash, or its compact identifier (XLS-37 ctid: C + 15 hex digits). */
+export const TxIdParam = Type.String({
+  pattern: '^(?:[0-9A-Fa-f]{64}|[Cc][0-9A-Fa-f]{15})$',
+  description: 'A 64-hex transaction hash (case-insensitive) or a 16-hex ctid (XLS-37).',
+});
+
+export const LEDGER_INDEX_MIN = 32570;
+export const LEDGER_INDEX_MAX = 4294967295;
+
+/** A ledger index (32570..4294967295) or a 64-hex ledger hash. */
+export const LedgerIdParam = Type.String({
+  pattern: `^(?:\\d{1,10}|[0-9A-Fa-f]{64})$`,
+  description: `A ledger index (${LEDGER_INDEX_MIN} to ${LEDGER_INDEX_MAX}) or a 64-hex ledger hash.`,
+});
+
+export const LedgerIndexParam = Type.Integer({
+  minimum: LEDGER_INDEX_MIN,
+  maximum: LEDGER_INDEX_MAX,
+  description: `Ledger index, ${LEDGER_INDEX_MIN} to ${LEDGER_INDEX_MAX}.`,
+});
+
+/** Ledger objects with a fixed id: the id is SHA-512Half of their two-byte ledger space key. */
+const FIXED_SPACES = { Amendments: 'f', FeeSettings: 'e', NegativeUNL: 'N', LedgerHashes: 's' } as const;
+export type FixedObjectName = keyof typeof FIXED_SPACES;
+export const FIXED_OBJECT_IDS: Record<FixedObjectName, string> = Object.fromEntries(
+  Object.entries(FIXED_SPACES).map(([name, space]) => [
+    name,
+    createHash('sha512')
+      .update(Buffer.from([0, space.charCodeAt(0)]))
+      .digest('hex')
+      .slice(0, 64)
+      .toUpperCase(),
+  ]),
+) as Record<FixedObjectName, string>;
+
+export const ObjectIdParam = Type.String({
+  pattern: `^(?:[0-9A-Fa-f]{64}|${Object.keys(FIXED_SPACES).join('|')})$`,
+  description: `A 64-hex ledger object id, or one of ${Object.keys(FIXED_SPACES).join(', ')}.`,
+});
+
+export const PublicKeyParam = Type.String({
+  pattern: '^n[1-9A-HJ-NP-Za-km-z]{1,52}$',
+  description: 'Base58 public key, up to 53 characters, starts with n.',
+});
+
+/** TOKEN_CODE.TOKEN_ISSUER: ISO or 3-char code, 40-hex code, or a 4-40 character decoded code. */
+export const TokenParam = Type.String({
+  pattern: '^(?:[0-9A-Fa-f]{40}|[^.\\s]{3,40})\\.r[1-9A-HJ-NP-Za-km-z]{24,34}$',
+  description: 'TOKEN_CODE.TOKEN_ISSUER',
+});
+
+export const LimitOffset = {
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 400,
+      default: 100,
+      description: 'Maximum number of records (1-400, default 100).',
+    }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 10000, default: 0, description: 'Records skipped (0-10000).' }),
+  ),
+};

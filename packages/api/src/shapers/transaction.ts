@@ -1,0 +1,57 @@
+import { deriveAddress } from 'xrpl';
+import { AMOUNT_FIELDS, rawAmount, type AmountDoc } from '@xle/ingester';
+import { labelOf, type Labels } from '../labels.js';
+
+type Json = Record<string, unknown>;
+
+function isAmountDoc(value: unknown): value is AmountDoc {
+  return typeof value === 'object' && value !== null && 'native' in value && '_currency' in value;
+}
+
+/** Addresses a transaction response labels. */
+export function transactionLabelAddresses(doc: Json): (string | undefined)[] {
+  return [doc.Account as string | undefined, doc.Destination as string | undefined];
+}
+
+/**
+ * The spec's Transaction object from a transactions-index document: XRPL field names and forms
+ * (amounts back to drops strings or {currency, issuer, value}), `date` as ISO 8601, the metadata's
+ * delivered amount (or "unavailable"), labels, AmendmentName and SigningPubKeyAccount. Pure.
+ */
+export function shapeTransaction(
+  doc: Json,
+  labels: Labels,
+  amendmentNames: ReadonlyMap<string, string> = new Map(),
+): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (key.startsWith('_') || key === 'meta' || key === 'date') continue;
+    out[key] = AMOUNT_FIELDS.includes(key) && isAmountDoc(value) ? rawAmount(value) : value;
+  }
+  if (Array.isArray(doc.Memos)) {
+    out.Memos = (doc.Memos as Json[]).map((entry) => {
+      const memo = entry.Memo as Json | undefined;
+      if (memo === undefined) return entry;
+      return { Memo: Object.fromEntries(Object.entries(memo).filter(([k]) => !k.startsWith('_'))) };
+    });
+  }
+  out.date = doc._date;
+  const meta: Json = {};
+  for (const [key, value] of Object.entries((doc.meta as Json | undefined) ?? {})) {
+    if (key.startsWith('_')) continue;
+    meta[key] = isAmountDoc(value) ? rawAmount(value) : value;
+  }
+  if ((doc.meta as Json | undefined)?._delivered_amount_status === 'unavailable') meta.delivered_amount = 'unavailable';
+  out.meta = meta;
+  out.AccountName = labelOf(labels, doc.Account);
+  out.DestinationName = labelOf(labels, doc.Destination);
+  if (doc.TransactionType === 'EnableAmendment') out.AmendmentName = amendmentNames.get(String(doc.Amendment)) ?? null;
+  if (typeof doc.SigningPubKey === 'string' && doc.SigningPubKey !== '') {
+    try {
+      out.SigningPubKeyAccount = deriveAddress(doc.SigningPubKey);
+    } catch {
+      // Not a valid public key: leave the field out rather than guess.
+    }
+  }
+  return out;
+}
