@@ -10,5 +10,7 @@ pnpm -s engine start
 pnpm -s templates apply
 # The demo data set: every real mainnet ledger of the shared fixtures (idempotent on re-runs).
 pnpm -s ingest file "${XRPL_FIXTURES_DIR:-../shared/xrpl-fixtures}/ledgers"
+# Labels of well-known accounts: the real historical gateways list.
+pnpm -s names import "${XRPL_FIXTURES_DIR:-../shared/xrpl-fixtures}/tokens/gateways.rippled-historical-database.json" --source gateways
 echo "== serving the API on http://${API_HOST:-127.0.0.1}:${API_PORT:-3000}/api/v1/ping"
 exec node packages/api/dist/src/server.js

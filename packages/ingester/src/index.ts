@@ -14,3 +14,5 @@ export * from './sink/checkpoint.js';
 export * from './sources/files.js';
 export * from './sources/rippled.js';
 export * from './input/derive-ledgers.js';
+export * from './names/import.js';
+export * from './names/well-known.js';
