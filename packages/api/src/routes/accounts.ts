@@ -1,3 +1,4 @@
+import BigNumber from 'bignumber.js';
 import Type from 'typebox';
 import { BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
 import { decodeCurrency, rawEntry } from '@xle/ingester';
@@ -86,6 +87,19 @@ export function trustLineOf(entry: Json, account: string): Line {
   if (own(0x00040000, 0x00080000)) line.authorized = true;
   if (other(0x00040000, 0x00080000)) line.peer_authorized = true;
   return line;
+}
+
+/**
+ * What an issuer owes, per currency: the sum of the holders' positive balances (negative from the
+ * issuer's side), added exactly in decimal (pure).
+ */
+export function obligationsOf(lines: readonly Line[]): { currency: string; value: string }[] {
+  const totals = new Map<string, BigNumber>();
+  for (const line of lines) {
+    const balance = new BigNumber(line.balance);
+    if (balance.isNegative()) totals.set(line.currency, (totals.get(line.currency) ?? new BigNumber(0)).minus(balance));
+  }
+  return [...totals].map(([currency, value]) => ({ currency, value: value.toFixed() }));
 }
 
 async function linesOf(engine: Engine, account: string): Promise<Line[]> {
@@ -266,14 +280,9 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
         counterpartyName: labelOf(labels, l.account),
       }));
     }),
-    route('/obligations', 'Tokens the account issued, summed per currency', async (account) => {
-      const totals = new Map<string, number>();
-      for (const line of await linesOf(engine, account)) {
-        if (Number(line.balance) < 0)
-          totals.set(line.currency, (totals.get(line.currency) ?? 0) - Number(line.balance));
-      }
-      return [...totals].map(([currency, value]) => ({ currency, value: String(value) }));
-    }),
+    route('/obligations', 'Tokens the account issued, summed per currency', async (account) =>
+      obligationsOf(await linesOf(engine, account)),
+    ),
     defineRoute({
       method: 'get',
       path: '/account/{ACCOUNT}/obligation/{TOKEN_ID}',
@@ -286,15 +295,17 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       query: NoQuery,
       response: Type.Number(),
       handler: async (_ctx, { params }) => {
-        let total = 0;
-        for (const line of await linesOf(engine, params.ACCOUNT)) {
-          const matches =
-            line.currency === params.TOKEN_ID ||
-            line.currency.toUpperCase() === params.TOKEN_ID.toUpperCase() ||
-            decodeCurrency(line.currency) === params.TOKEN_ID;
-          if (matches && Number(line.balance) < 0) total -= Number(line.balance);
-        }
-        return total;
+        const wanted = params.TOKEN_ID;
+        const lines = (await linesOf(engine, params.ACCOUNT)).filter(
+          (line) =>
+            line.currency === wanted ||
+            line.currency.toUpperCase() === wanted.toUpperCase() ||
+            decodeCurrency(line.currency) === wanted,
+        );
+        // Every matching code form counts (a 40-hex code and its decoded text are the same token).
+        return obligationsOf(lines)
+          .reduce((sum, o) => sum.plus(o.value), new BigNumber(0))
+          .toNumber();
       },
     }),
     defineRoute({

@@ -2,7 +2,7 @@ import t from 'tap';
 import { BadRequestError } from '@xle/core';
 import { buildLedgerTxQuery, buildTxLookup } from '../../src/queries/lookups.js';
 import { buildAccountTxQuery, decodeMarker, encodeMarker } from '../../src/queries/transactions.js';
-import { trustLineOf } from '../../src/routes/accounts.js';
+import { obligationsOf, trustLineOf } from '../../src/routes/accounts.js';
 import { accountSettings } from '../../src/shapers/account.js';
 import { shapeLedger } from '../../src/shapers/ledger.js';
 import { shapeTransaction } from '../../src/shapers/transaction.js';
@@ -137,4 +137,33 @@ t.test('shapers', async (t) => {
     AccountName: null,
   });
   t.notOk('_Fee' in shaped || '_accounts' in shaped || '_date' in shaped);
+});
+
+t.test('obligations are added exactly', async (t) => {
+  const line = (currency: string, balance: string) => ({
+    account: 'r',
+    balance,
+    currency,
+    limit: '0',
+    limit_peer: '0',
+    quality_in: 0,
+    quality_out: 0,
+  });
+  t.same(
+    obligationsOf([
+      line('USD', '-0.1'),
+      line('USD', '-0.2'),
+      line('USD', '5'),
+      line('EUR', '-1e-15'),
+      line('EUR', '-9999999999999999e80'),
+    ]),
+    [
+      { currency: 'USD', value: '0.3' },
+      {
+        currency: 'EUR',
+        // 16 nines followed by 80 zeros, plus 1e-15: exact, where doubles would lose the small part.
+        value: `9999999999999999${'0'.repeat(80)}.000000000000001`,
+      },
+    ],
+  );
 });
