@@ -9,6 +9,7 @@ import { buildOpenApi } from './openapi.js';
 import { mountRoute, type AnyRoute } from './route.js';
 import { accountRoutes } from './routes/accounts.js';
 import { nameRoutes } from './routes/names.js';
+import { nftRoutes } from './routes/nfts.js';
 import { objectRoutes } from './routes/objects.js';
 import { pendingRoutes } from './routes/pending.js';
 import { pingRoutes } from './routes/ping.js';
@@ -26,6 +27,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export function apiRoutes(engine: Engine): AnyRoute[] {
   return [
     ...accountRoutes(engine),
+    ...nftRoutes(engine),
     ...transactionRoutes(engine),
     ...objectRoutes(engine),
     ...nameRoutes(engine),

@@ -353,3 +353,71 @@ t.test('CORS and body caps', async (t) => {
   t.equal(big.status, 413);
   t.match(await big.json(), { error: { code: 'PAYLOAD_TOO_LARGE' } });
 });
+
+t.test('NFTs: owned by an account, one NFT, a burned one, bad and unknown ids', async (t) => {
+  const { transformTransaction } = await import('@xle/ingester');
+  const { readTransactionFixtures } = await import('@xle/test-helpers');
+  const { parseNFTokenID } = await import('xrpl');
+  // Real mainnet burns from the single-transaction fixtures, indexed through the same transform.
+  const burns = readTransactionFixtures().filter((f) => f.tx.TransactionType === 'NFTokenBurn');
+  for (const burn of burns) {
+    const doc = transformTransaction(burn.tx, {
+      ledgerIndex: burn.ledgerIndex,
+      closeTime: burn.closeTime,
+      networkId: 0,
+    });
+    await target.client.index({
+      index: indexName(target.naming, 'transactions'),
+      id: doc.hash,
+      document: doc,
+      refresh: 'wait_for',
+    });
+  }
+  const owner = 'rfx2mVhTZzc6bLXKeYyFKtpha2LHrkNZFT';
+  const owned = (await getJson(`${base}/account/${owner}/nfts`)).body as Record<string, unknown>[];
+  t.ok(owned.length >= 40, `${owned.length} NFTs on its pages`);
+  const first = owned[0] as { NFTokenID: string };
+  const parsed = parseNFTokenID(first.NFTokenID);
+  t.match(first, {
+    NFTokenID: /^[0-9A-F]{64}$/,
+    Issuer: parsed.Issuer,
+    NFTokenTaxon: parsed.Taxon,
+    TransferFee: parsed.TransferFee,
+    Flags: parsed.Flags,
+    nft_serial: parsed.Sequence,
+    URI: /^[0-9A-F]+$/,
+  });
+  t.same((await getJson(`${base}/account/${SENDER}/nfts`)).body, [], 'an account without pages owns none');
+
+  const info = await getJson(`${base}/nft/${first.NFTokenID.toLowerCase()}`);
+  t.equal(info.status, 200);
+  t.match(info.body, {
+    nft_id: first.NFTokenID,
+    owner,
+    is_burned: false,
+    issuer: parsed.Issuer,
+    nft_taxon: parsed.Taxon,
+    nft_serial: parsed.Sequence,
+    transfer_fee: parsed.TransferFee,
+    flags: parsed.Flags,
+    validated: true,
+    uri: /^[0-9A-F]+$/,
+    ledger_index: Number,
+  });
+  t.equal(parsed.Flags, 8, 'this collection is transferable only');
+  t.same((info.body as { flags_parsed: string[] }).flags_parsed, ['tfTransferable']);
+
+  const burned = burns[0];
+  const burnedInfo = await getJson(`${base}/nft/${String(burned?.tx.NFTokenID)}`);
+  t.match(burnedInfo.body, {
+    nft_id: burned?.tx.NFTokenID,
+    is_burned: true,
+    owner: burned?.tx.Account,
+    ledger_index: burned?.ledgerIndex,
+  });
+
+  t.equal((await getJson(`${base}/nft/${'0'.repeat(64)}`)).status, 404);
+  const bad = await getJson(`${base}/nft/xyz`);
+  t.equal(bad.status, 400);
+  t.match(bad.body, { error: { code: 'INVALID_PARAMETER', details: { parameter: 'NFTOKEN_ID' } } });
+});

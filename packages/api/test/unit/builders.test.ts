@@ -167,3 +167,13 @@ t.test('obligations are added exactly', async (t) => {
     ],
   );
 });
+
+t.test('NFT flags and page owners', async (t) => {
+  const { parseNftFlags, pageOwner } = await import('../../src/routes/nfts.js');
+  t.same(parseNftFlags(0), []);
+  t.same(parseNftFlags(0x0b), ['tfBurnable', 'tfOnlyXRP', 'tfTransferable']);
+  t.equal(
+    pageOwner('4C53D1E11EE197DA72BDEF9F96F06B194C1AEFEB16D22214A6AE7DCE00000034'),
+    'rfx2mVhTZzc6bLXKeYyFKtpha2LHrkNZFT',
+  );
+});
