@@ -41,8 +41,6 @@ const EXTRA_AMOUNT_FIELDS = ['DeliverMax'];
 const PLAIN_DROPS_FIELDS = new Set(['Fee']);
 /** Integers in the binary format that rippled's JSON writes as names ("Payment", "AccountRoot", ...). */
 const NAMED_ENUM_FIELDS = new Set(['TransactionType', 'LedgerEntryType', 'TransactionResult', 'PermissionValue']);
-/** Hex blobs that also get a decoded, full-text searchable `_` twin. */
-export const DECODED_HEX_FIELDS = ['Domain', 'URI', 'MemoType', 'MemoData', 'MemoFormat'] as const;
 /** Ripple-epoch times that also get an ISO `_` twin. */
 export const TIME_FIELDS = ['Expiration', 'CancelAfter', 'FinishAfter'] as const;
 

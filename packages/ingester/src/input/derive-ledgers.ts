@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Json } from '../json.js';
 import type { LedgerInput } from './normalize-ledger.js';
-
-type Json = Record<string, unknown>;
 
 const hash256 = (...parts: string[]): string =>
   createHash('sha512').update(parts.join('|')).digest('hex').slice(0, 64).toUpperCase();

@@ -1,7 +1,6 @@
 import { dropsToXrpString, normalizeAmount, rawAmount, type AmountDoc } from './amount.js';
 import { AMOUNT_FIELDS } from './amount-fields.js';
-import { decodeHexText } from './hex.js';
-import { rippleTimeToIso } from './time.js';
+import { addDecodedTwins } from './twins.js';
 import { isRecord, type Json } from '../json.js';
 
 /**
@@ -63,13 +62,7 @@ function normalizeEntryInPlace(fields: Json): Json {
     if (normalized === undefined) delete fields[name];
     else fields[name] = normalized;
   }
-  for (const name of ['Domain', 'URI']) {
-    const text = decodeHexText(fields[name]);
-    if (text !== undefined) fields[`_${name}`] = text;
-  }
-  for (const name of ['Expiration', 'CancelAfter', 'FinishAfter']) {
-    if (typeof fields[name] === 'number') fields[`_${name}`] = rippleTimeToIso(fields[name]);
-  }
+  addDecodedTwins(fields);
   return fields;
 }
 

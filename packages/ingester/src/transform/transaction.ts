@@ -3,12 +3,11 @@ import { AMOUNT_FIELDS } from './amount-fields.js';
 import { encodeCtid } from './ctid.js';
 import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
+import { addDecodedTwins } from './twins.js';
 import { isRecord, type Json } from '../json.js';
 
 const META_AMOUNT_FIELDS = ['delivered_amount', 'DeliveredAmount'] as const;
-const HEX_FIELDS = ['Domain', 'URI'] as const;
 const MEMO_FIELDS = ['MemoType', 'MemoData', 'MemoFormat'] as const;
-const TIME_FIELDS = ['Expiration', 'CancelAfter', 'FinishAfter'] as const;
 
 export interface TransactionContext {
   ledgerIndex: number;
@@ -72,10 +71,7 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
     meta[field] = normalised;
   }
 
-  for (const field of HEX_FIELDS) {
-    const text = decodeHexText(doc[field]);
-    if (text !== undefined) doc[`_${field}`] = text;
-  }
+  addDecodedTwins(doc);
   if (Array.isArray(doc.Memos)) {
     doc.Memos = (doc.Memos as unknown[]).map((entry) => {
       const memo = isRecord(entry) ? entry.Memo : undefined;
@@ -87,9 +83,6 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
       }
       return { ...(entry as Json), Memo: decoded };
     });
-  }
-  for (const field of TIME_FIELDS) {
-    if (typeof doc[field] === 'number') doc[`_${field}`] = rippleTimeToIso(doc[field]);
   }
 
   if (typeof doc.Fee === 'string') doc._Fee = Number(dropsToXrpString(doc.Fee));
