@@ -30,12 +30,4 @@ export class Engine {
   async search<T>(kind: IndexKind, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
     return this.client.search<T>({ ...body, index: this.index(kind) });
   }
-
-  async count(kind: IndexKind, query?: estypes.QueryDslQueryContainer): Promise<number> {
-    const result = await this.client.count(
-      { index: this.index(kind), ...(query === undefined ? {} : { query }) },
-      { ignore: [404] },
-    );
-    return result.count ?? 0;
-  }
 }

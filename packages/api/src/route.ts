@@ -26,6 +26,8 @@ export type AnyRoute = RouteSpec<TObject, TObject>;
 
 export const NoParams = Type.Object({});
 export const NoQuery = Type.Object({}, { additionalProperties: false });
+/** A response object whose fields follow the spec's tables (documented, not enforced). */
+export const AnyObject = Type.Object({}, { additionalProperties: true });
 
 export function defineRoute<P extends TObject, Q extends TObject>(spec: RouteSpec<P, Q>): AnyRoute {
   return spec as unknown as AnyRoute;

@@ -4,14 +4,14 @@ import { BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
 import { decodeCurrency, rawEntry } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { labelOf, lookupLabels } from '../labels.js';
+import { buildLatestLedgersQuery } from '../queries/lookups.js';
 import { buildAccountTxQuery, decodeMarker, encodeMarker, type AccountTxFilters } from '../queries/transactions.js';
 import { AccountParam } from '../schemas/params.js';
 import { accountSettings, shapeAccount } from '../shapers/account.js';
-import { defineRoute, NoQuery, type AnyRoute } from '../route.js';
+import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
 import { shapeTransactions } from './transactions.js';
 
 type Json = Record<string, unknown>;
-const AnyObject = Type.Object({}, { additionalProperties: true });
 const AccountPath = Type.Object({ ACCOUNT: AccountParam });
 const MAX_OBJECTS = 10000;
 
@@ -119,8 +119,7 @@ async function pinnedMax(engine: Engine): Promise<number> {
   const cached = latestCache.get(engine);
   if (cached !== undefined && performance.now() - cached.at < LATEST_TTL_MS) return cached.value;
   const found = await engine.search<{ ledger_index: number }>('ledgers', {
-    size: 1,
-    sort: [{ ledger_index: { order: 'desc' } }],
+    ...buildLatestLedgersQuery(1),
     _source: ['ledger_index'],
   });
   const value = found.hits.hits[0]?._source?.ledger_index ?? 0;

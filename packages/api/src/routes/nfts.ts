@@ -3,10 +3,9 @@ import { decodeAccountID, encodeAccountID, parseNFTokenID } from 'xrpl';
 import { NotFoundError } from '@xle/core';
 import type { Engine } from '../engine.js';
 import { AccountParam, HashParam } from '../schemas/params.js';
-import { defineRoute, NoQuery, type AnyRoute } from '../route.js';
+import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
 
 type Json = Record<string, unknown>;
-const AnyObject = Type.Object({}, { additionalProperties: true });
 
 /** NFToken flags (XLS-20), by bit. */
 const NFT_FLAGS: [number, string][] = [

@@ -1,9 +1,7 @@
 import Type, { type TObject } from 'typebox';
 import { DataNotReadyError } from '@xle/core';
 import { AccountParam, HashParam, LimitOffset, PublicKeyParam, TokenParam } from '../schemas/params.js';
-import { defineRoute, NoQuery, type AnyRoute } from '../route.js';
-
-const AnyObject = Type.Object({}, { additionalProperties: true });
+import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
 
 /**
  * Routes whose data sets are computed by ingester jobs that do not exist yet (tokens, amendments,

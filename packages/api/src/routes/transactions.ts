@@ -6,11 +6,10 @@ import { buildLatestLedgersQuery, buildLedgerByHash, buildLedgerTxQuery, buildTx
 import { LedgerIdParam, LEDGER_INDEX_MAX, LEDGER_INDEX_MIN, TxIdParam } from '../schemas/params.js';
 import { shapeLedger } from '../shapers/ledger.js';
 import { shapeTransaction, transactionLabelAddresses } from '../shapers/transaction.js';
-import { defineRoute, NoQuery, type AnyRoute } from '../route.js';
+import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
 import { BadRequestError, ErrorCode } from '@xle/core';
 
 type Json = Record<string, unknown>;
-const AnyObject = Type.Object({}, { additionalProperties: true });
 
 /** Shapes transaction documents with one batched label lookup and one amendment-name lookup. */
 export async function shapeTransactions(engine: Engine, docs: Json[]): Promise<Json[]> {

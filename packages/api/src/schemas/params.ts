@@ -37,12 +37,6 @@ export const LedgerIdParam = Type.String({
   description: `A ledger index (${LEDGER_INDEX_MIN} to ${LEDGER_INDEX_MAX}) or a 64-hex ledger hash.`,
 });
 
-export const LedgerIndexParam = Type.Integer({
-  minimum: LEDGER_INDEX_MIN,
-  maximum: LEDGER_INDEX_MAX,
-  description: `Ledger index, ${LEDGER_INDEX_MIN} to ${LEDGER_INDEX_MAX}.`,
-});
-
 /** Ledger objects with a fixed id: the id is SHA-512Half of their two-byte ledger space key. */
 const FIXED_SPACES = { Amendments: 'f', FeeSettings: 'e', NegativeUNL: 'N', LedgerHashes: 's' } as const;
 export type FixedObjectName = keyof typeof FIXED_SPACES;
