@@ -8,6 +8,7 @@ import { requestContext } from './middleware/request-context.js';
 import { buildOpenApi } from './openapi.js';
 import { mountRoute, type AnyRoute } from './route.js';
 import { accountRoutes } from './routes/accounts.js';
+import { ammRoutes } from './routes/amm.js';
 import { nameRoutes } from './routes/names.js';
 import { nftRoutes } from './routes/nfts.js';
 import { objectRoutes } from './routes/objects.js';
@@ -28,6 +29,7 @@ export function apiRoutes(engine: Engine): AnyRoute[] {
   return [
     ...accountRoutes(engine),
     ...nftRoutes(engine),
+    ...ammRoutes(engine),
     ...transactionRoutes(engine),
     ...objectRoutes(engine),
     ...nameRoutes(engine),

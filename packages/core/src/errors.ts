@@ -13,6 +13,7 @@ export const ErrorCode = {
   NotFound: 'NOT_FOUND',
   MethodNotAllowed: 'METHOD_NOT_ALLOWED',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  HeadersTooLarge: 'HEADERS_TOO_LARGE',
   EngineUnavailable: 'ENGINE_UNAVAILABLE',
   EngineTimeout: 'ENGINE_TIMEOUT',
   DataNotReady: 'DATA_NOT_READY',

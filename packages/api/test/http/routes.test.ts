@@ -275,6 +275,52 @@ t.test('routes whose data sets come later answer DATA_NOT_READY, never an empty 
   }
 });
 
+t.test('AMM info and the pool list', async (t) => {
+  const amm = 'rP5J7x4HyHKQUUfrfzvuq28iLwiKPf7yv5';
+  const pongo = { currency: '504F4E474F000000000000000000000000000000', issuer: 'rwCq6TENSo3Hh9LKipXnLaxaeXBXKubqki' };
+  const info = await getJson(`${base}/amm/${amm}`);
+  t.equal(info.status, 200);
+  t.same(
+    info.body,
+    {
+      account: amm,
+      amount: '39866687388',
+      amount2: { ...pongo, value: '4256714378784.309' },
+      asset2_frozen: false,
+      auction_slot: {
+        account: 'rbBfeoq9ZzYhwzCzR3ssD2x79GXPrNkXy',
+        discounted_fee: 33,
+        expiration: '2025-Feb-02 02:08:00.000000000 UTC',
+        price: { currency: '03ED41506EA49D3D0F6B7C8212D3C5DA22C2C8B1', issuer: amm, value: '45000000' },
+      },
+      lp_token: { currency: '03ED41506EA49D3D0F6B7C8212D3C5DA22C2C8B1', issuer: amm, value: '331012810971.4975' },
+      trading_fee: 339,
+      vote_slots: (info.body as { vote_slots: unknown[] }).vote_slots,
+    },
+    'balances from the AMM account root and its trust line; the slot expired before the newest ledger',
+  );
+  const votes = (info.body as { vote_slots: { account: string; trading_fee: number; vote_weight: number }[] })
+    .vote_slots;
+  t.equal(votes.length, 8);
+  t.same(votes[0], { account: 'rLPbfj4zv3t7xCVvcGS9QopcxtfT5isS2m', trading_fee: 0, vote_weight: 57686 });
+  const pools = await getJson(`${base}/amm/pools`);
+  t.equal(pools.status, 200);
+  t.match(pools.body, [
+    {
+      Account: amm,
+      Asset: { currency: 'XRP' },
+      Asset2: pongo,
+      AuctionSlot: { Account: 'rbBfeoq9ZzYhwzCzR3ssD2x79GXPrNkXy', DiscountedFee: 33, Expiration: 791777280 },
+      LPTokenBalance: { value: '331012810971.4975' },
+      TradingFee: 339,
+      VoteSlots: [{ VoteEntry: { Account: 'rLPbfj4zv3t7xCVvcGS9QopcxtfT5isS2m', VoteWeight: 57686 } }],
+      index: '33A29FF46A9C5BD2E67936FC7E895026763ECCD54BED68573692253339DA4171',
+      Balance: 39866.687388,
+    },
+  ]);
+  t.same((await getJson(`${base}/amm/pools?offset=1`)).body, [], 'offset past the end is an empty page');
+});
+
 t.test('a 400 for each malformed parameter kind, naming the parameter', async (t) => {
   const cases: [string, string, string][] = [
     [`/account/rNOTVALID`, 'ACCOUNT', 'INVALID_PARAMETER'],
@@ -302,6 +348,9 @@ t.test('a 400 for each malformed parameter kind, naming the parameter', async (t
     [`/account/${SENDER}/transactions?marker=bm9wZQ`, 'marker', 'INVALID_PARAMETER'],
     [`/account/${SENDER}/transactions?destination_tag=-1`, 'destination_tag', 'INVALID_PARAMETER'],
     [`/account/${SENDER}/transactions?forward=perhaps`, 'forward', 'INVALID_PARAMETER'],
+    [`/amm/pool`, 'AMM_ACCOUNT', 'INVALID_PARAMETER'],
+    [`/amm/pools?limit=500`, 'limit', 'INVALID_PARAMETER'],
+    [`/amm/pools?sort=tvl`, 'sort', 'UNKNOWN_PARAMETER'],
   ];
   for (const [path, parameter, code] of cases) {
     const answer = await getJson(`${base}${path}`);
@@ -320,6 +369,8 @@ t.test('a 404 for unknown ids', async (t) => {
     `/ledger/${'B'.repeat(64)}`,
     `/ledger/50000/transactions`,
     `/object/${'C'.repeat(64)}`,
+    `/amm/${SENDER}`,
+    `/amm/rf7g4JWCxu9oE1MKsWTihL9whY75AphCaV`,
   ]) {
     const answer = await getJson(`${base}${path}`);
     t.equal(answer.status, 404, path);
