@@ -1,10 +1,18 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { AppError, ErrorCode, namingOf, type Client, type Config, type Logger } from '@xle/core';
+import {
+  AppError,
+  errorHandler,
+  ErrorCode,
+  namingOf,
+  requestContext,
+  type Client,
+  type Config,
+  type Logger,
+} from '@xle/core';
+import { createSearchRouter } from '@xle/search';
 import { Engine } from './engine.js';
 import { renderDocsPage } from './docs-page.js';
-import { errorHandler } from './middleware/errors.js';
-import { requestContext } from './middleware/request-context.js';
 import { buildOpenApi } from './openapi.js';
 import { mountRoute, type AnyRoute } from './route.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -46,10 +54,10 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
   app.use(errorHandler(logger));
   app.use(async (ctx, next) => {
     ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Cursor');
     if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'Content-Type, X-Request-Id, Authorization');
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'Content-Type, Accept, X-Request-Id, Authorization');
       ctx.set('Access-Control-Max-Age', '86400');
       ctx.status = 204;
       return;
@@ -69,6 +77,11 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
   });
   const docsPage = renderDocsPage(openapi);
 
+  if (config.search.mount) {
+    const search = createSearchRouter({ config, client, logger });
+    app.use(search.routes());
+    app.use(search.allowedMethods({ throw: true }));
+  }
   const api = new Router({ prefix: '/api/v1' });
   const ping = pingRoutes(client, config.es.pingTimeoutMs);
   api.use(ping.routes(), ping.allowedMethods({ throw: true }));

@@ -104,6 +104,33 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    search: Type.Object(
+      {
+        mount: Type.Boolean({
+          default: true,
+          description: 'Serve /api/v1/search and /api/v1/sql beside the REST API on its port.',
+        }),
+        port: Type.Integer({
+          default: 3001,
+          minimum: 0,
+          maximum: 65535,
+          description: 'Port of the search API when it runs alone (`pnpm serve:search`).',
+        }),
+        timeoutMs: Type.Integer({
+          default: 10000,
+          minimum: 100,
+          description: 'Server-side time limit of one search or one SQL page in the engine.',
+        }),
+        secret: Type.Optional(
+          Type.String({
+            minLength: 16,
+            description:
+              'Key that signs SQL cursors and point-in-time tokens. Random per process when unset; set the same value on every instance behind one address.',
+          }),
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     log: Type.Object(
       {
         level: Type.Union(
@@ -148,10 +175,14 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'XRPL_NETWORK_ID', path: ['xrpl', 'networkId'] },
   { env: 'API_HOST', path: ['api', 'host'] },
   { env: 'API_PORT', path: ['api', 'port'] },
+  { env: 'SEARCH_MOUNT', path: ['search', 'mount'] },
+  { env: 'SEARCH_PORT', path: ['search', 'port'] },
+  { env: 'SEARCH_TIMEOUT_MS', path: ['search', 'timeoutMs'] },
+  { env: 'SEARCH_SECRET', path: ['search', 'secret'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
 ];
 
-const SECRET_KEYS = new Set(['apiKey', 'password']);
+const SECRET_KEYS = new Set(['apiKey', 'password', 'secret']);
 const validator = Compile(ConfigSchema);
 
 export interface LoadConfigOptions {

@@ -17,6 +17,17 @@ export const ErrorCode = {
   EngineUnavailable: 'ENGINE_UNAVAILABLE',
   EngineTimeout: 'ENGINE_TIMEOUT',
   DataNotReady: 'DATA_NOT_READY',
+  /** A search body or SQL text that does not parse, or names an unknown table, column or field. */
+  InvalidQuery: 'INVALID_QUERY',
+  /** A search body or SQL statement that tries something never allowed: scripts, writes, other indices. */
+  ForbiddenQuery: 'FORBIDDEN_QUERY',
+  /** Valid SQL outside the supported subset (joins, sub-queries, functions not on the list). */
+  UnsupportedSql: 'UNSUPPORTED_SQL',
+  /** Above a size, window, bucket or nesting cap. */
+  QueryLimitExceeded: 'QUERY_LIMIT_EXCEEDED',
+  /** A cursor or point-in-time token that is malformed, forged or expired. */
+  InvalidCursor: 'INVALID_CURSOR',
+  NotAcceptable: 'NOT_ACCEPTABLE',
   ConfigInvalid: 'CONFIG_INVALID',
   Internal: 'INTERNAL_ERROR',
 } as const;

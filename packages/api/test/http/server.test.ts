@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { connect, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { createLogger, engineUrl, type Config } from '@xle/core';
+import { createLogger, engineUrl, MAX_HEADER_BYTES, type Config } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
-import { MAX_HEADER_BYTES, startServer } from '../../src/server.js';
+import { startServer } from '../../src/server.js';
 
 interface Teardown {
   teardown(fn: () => Promise<void> | void): void;

@@ -1,5 +1,7 @@
 import type { Middleware } from 'koa';
-import { AppError, ErrorCode, mapEngineError, toErrorBody, type Logger } from '@xle/core';
+import { mapEngineError } from '../engine-errors.js';
+import { AppError, ErrorCode, toErrorBody } from '../errors.js';
+import type { Logger } from '../logger.js';
 
 /** Statuses Koa and @koa/router raise themselves, mapped onto stable codes. */
 function fromHttpError(error: unknown): unknown {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '@xle/core';
+import type { Logger } from '../logger.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

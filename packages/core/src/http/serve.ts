@@ -1,0 +1,109 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Client } from '@elastic/elasticsearch';
+import { ErrorCode } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (closing any still running after
+   * `graceMs`), then closes the engine client.
+   */
+  close: (graceMs?: number) => Promise<void>;
+}
+
+/** Request line plus headers larger than this get a 431 before the app sees them. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** How long a shutdown waits for in-flight requests before closing their connections. */
+export const SHUTDOWN_GRACE_MS = 30_000;
+
+/**
+ * Node answers malformed or oversized requests itself with a bare status line; answer them with
+ * the shared error body instead, then close the socket.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({
+    error: tooLarge
+      ? { code: ErrorCode.HeadersTooLarge, message: `Request headers exceed ${MAX_HEADER_BYTES} bytes.` }
+      : { code: ErrorCode.BadRequest, message: 'Malformed HTTP request.' },
+  });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+  /** Closed after the HTTP server, once in-flight requests are done. */
+  client: Client;
+}
+
+/**
+ * Serves a request listener with the product's limits: a header cap answered with the shared
+ * error body, request timeouts, and a graceful close.
+ */
+export async function listen(
+  listener: RequestListener,
+  { host, port, logger, client }: ListenOptions,
+): Promise<RunningServer> {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 60_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const bound = typeof address === 'object' && address !== null ? address.port : port;
+  return {
+    server,
+    url: `http://${host}:${bound}`,
+    close: async (graceMs = SHUTDOWN_GRACE_MS) => {
+      let expired = false;
+      const deadline = setTimeout(() => {
+        expired = true;
+        logger.warn({ graceMs }, 'in-flight requests still running at the shutdown deadline: closing them');
+        server.closeAllConnections();
+      }, graceMs);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      clearTimeout(deadline);
+      // The engine client waits for its own requests; past the deadline nobody waits for their answers.
+      if (expired) void client.close().catch(() => undefined);
+      else await client.close();
+    },
+  };
+}
+
+/** Runs a server until SIGTERM / SIGINT, then closes it gracefully and exits. */
+export function closeOnSignals(running: RunningServer, logger: Logger): void {
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}

@@ -1,0 +1,336 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { SearchEngine } from '../engine.js';
+import { NUMERIC } from './schema.js';
+import { evaluateCondition, type GroupsPlan, type Plan, type Ref, type RowsPlan } from './translate.js';
+
+export type Row = unknown[];
+
+/** Where a result stands after a page: enough to carry on from a cursor. */
+export interface RunState {
+  /** Point in time of a row scan, kept open between cursor pages. */
+  pit?: string;
+  /** `search_after` of a row scan, or `after_key` of a composite aggregation. */
+  after?: unknown;
+  /** Rows produced so far (after OFFSET). */
+  emitted: number;
+  /** Rows skipped so far for OFFSET. */
+  skipped: number;
+  /** True once the engine has nothing more. */
+  done: boolean;
+}
+
+/** How long a point in time lives between two pages of a row scan (also a cursor's lifetime). */
+export const PAGE_KEEP_ALIVE = '90s';
+
+export const initialState = (): RunState => ({ emitted: 0, skipped: 0, done: false });
+
+/** Reads a dotted path in a source document; arrays along the way contribute every value (pure). */
+export function readPath(source: unknown, path: string): unknown {
+  const values: unknown[] = [];
+  const walk = (node: unknown, parts: string[]): void => {
+    if (node === undefined || node === null) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, parts);
+      return;
+    }
+    if (parts.length === 0) {
+      values.push(node);
+      return;
+    }
+    if (typeof node !== 'object') return;
+    const record = node as Record<string, unknown>;
+    // A field may also be stored under a dotted key (`{"a.b": 1}`), as the engine allows.
+    for (let i = parts.length; i >= 1; i -= 1) {
+      const key = parts.slice(0, i).join('.');
+      if (key in record) {
+        walk(record[key], parts.slice(i));
+        return;
+      }
+    }
+  };
+  walk(source, path.split('.'));
+  if (values.length === 0) return null;
+  return values.length === 1 ? values[0] : values;
+}
+
+/** A source value as the column's type shows it: numbers as numbers, dates as ISO 8601 (pure). */
+export function coerce(value: unknown, esType: string): unknown {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map((v) => coerce(v, esType));
+  if (NUMERIC.has(esType) && typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : value;
+  }
+  if ((esType === 'date' || esType === 'date_nanos') && (typeof value === 'string' || typeof value === 'number')) {
+    const d = new Date(value);
+    return Number.isNaN(d.getTime()) ? value : d.toISOString();
+  }
+  if (esType === 'boolean' && typeof value === 'string') return value === 'true';
+  return value;
+}
+
+export function rowOf(plan: RowsPlan, source: unknown): Row {
+  return plan.fields.map((f) => coerce(readPath(source, f.path), f.type));
+}
+
+export interface RunOptions {
+  pageSize: number;
+  state?: RunState;
+  signal?: AbortSignal;
+  /** Request the next page while the current one is written (streamed exports, not cursor pages). */
+  prefetch?: boolean;
+}
+
+/** One page of rows and the state after it. */
+export interface Batch {
+  rows: Row[];
+  state: RunState;
+}
+
+/**
+ * Runs a plan page by page. Each call to the iterator sends one engine request; a consumer that
+ * stops early (a closed connection, a full cursor page) calls `return()`, which aborts the engine
+ * request under way. The point in time is closed at the end unless the caller keeps it for a cursor.
+ */
+export async function* runPlan(
+  engine: SearchEngine,
+  plan: Plan,
+  options: RunOptions,
+): AsyncGenerator<Batch, void, undefined> {
+  if (plan.kind === 'rows') yield* runRows(engine, plan, options);
+  else if (plan.sources.length === 0) yield* runGlobal(engine, plan, options);
+  else if (plan.order !== undefined) yield* runOrderedGroups(engine, plan, options);
+  else yield* runGroups(engine, plan, options);
+}
+
+const wanted = (plan: Plan, state: RunState): number =>
+  plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit - state.emitted;
+
+/** Applies OFFSET and LIMIT to one page (pure but for the state it advances). */
+function take(plan: Plan, state: RunState, rows: Row[]): Row[] {
+  let from = 0;
+  if (state.skipped < plan.offset) {
+    from = Math.min(rows.length, plan.offset - state.skipped);
+    state.skipped += from;
+  }
+  const out = rows.slice(from, from + Math.max(0, wanted(plan, state)));
+  state.emitted += out.length;
+  return out;
+}
+
+async function* runRows(engine: SearchEngine, plan: RowsPlan, options: RunOptions): AsyncGenerator<Batch> {
+  const state = options.state ?? initialState();
+  if (state.done) return;
+  state.pit ??= await engine.openPit(plan.table, PAGE_KEEP_ALIVE, options.signal);
+  const sources = [...new Set(plan.fields.map((f) => f.path))];
+  const request = (after: unknown, size: number): Promise<estypes.SearchResponse> => {
+    const body: estypes.SearchRequest = {
+      query: plan.query,
+      sort: [...plan.sort, { _shard_doc: { order: 'asc' } }],
+      size,
+      _source: sources,
+      track_total_hits: false,
+      pit: { id: state.pit as string, keep_alive: PAGE_KEEP_ALIVE },
+    };
+    if (after !== undefined) body.search_after = after as estypes.SortResults;
+    return engine.search(undefined, body, options.signal);
+  };
+  const sizeFor = (emittedOrPlanned: number, skipped: number): number => {
+    const left = plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit - emittedOrPlanned;
+    return Math.max(1, Math.min(options.pageSize, left + Math.max(0, plan.offset - skipped)));
+  };
+  // The next page is requested before this one is shaped and written, so the engine and this
+  // process work at the same time; a consumer that stops early aborts it through the signal.
+  let size = sizeFor(state.emitted, state.skipped);
+  let pending: Promise<estypes.SearchResponse> | undefined = request(state.after, size);
+  let planned = state.emitted;
+  let plannedSkip = state.skipped;
+  try {
+    while (pending !== undefined) {
+      const answer = await pending;
+      pending = undefined;
+      if (answer.pit_id !== undefined) state.pit = answer.pit_id;
+      const hits = answer.hits.hits;
+      const last = hits[hits.length - 1];
+      if (last?.sort !== undefined) state.after = last.sort;
+      const skip = Math.min(hits.length, Math.max(0, plan.offset - plannedSkip));
+      plannedSkip += skip;
+      planned += hits.length - skip;
+      const exhausted = hits.length < size || (plan.limit !== undefined && planned >= plan.limit);
+      if (!exhausted && options.prefetch === true) {
+        size = sizeFor(planned, plannedSkip);
+        pending = request(state.after, size);
+        pending.catch(() => undefined);
+      }
+      const rows = take(
+        plan,
+        state,
+        hits.map((h) => rowOf(plan, h._source)),
+      );
+      if (exhausted || wanted(plan, state) <= 0) state.done = true;
+      yield { rows, state };
+      if (state.done) return;
+      if (pending === undefined) {
+        size = sizeFor(planned, plannedSkip);
+        pending = request(state.after, size);
+      }
+    }
+  } finally {
+    // A page requested ahead but never used must not leave a rejection unhandled.
+    pending?.catch(() => undefined);
+  }
+}
+
+/** A grouped row's value: a group key, the bucket's document count, or a metric (pure). */
+export function readBucket(
+  ref: Ref,
+  bucket: { key?: Record<string, unknown>; doc_count: number; [agg: string]: unknown },
+  keyTypes: ReadonlyMap<string, string>,
+): unknown {
+  if ('count' in ref) return bucket.doc_count;
+  if ('key' in ref) {
+    const value = bucket.key?.[ref.key] ?? null;
+    return keyTypes.get(ref.key) === 'datetime' && typeof value === 'number' ? new Date(value).toISOString() : value;
+  }
+  const agg = bucket[ref.metric] as { value?: number | null; value_as_string?: string } | undefined;
+  const value = agg?.value ?? null;
+  if (value !== null && agg?.value_as_string !== undefined && /^\d{4}-\d{2}-\d{2}T/.test(agg.value_as_string))
+    return new Date(value).toISOString();
+  return value;
+}
+
+function keyTypesOf(plan: GroupsPlan): Map<string, string> {
+  const types = new Map<string, string>();
+  plan.outputs.forEach((ref, i) => {
+    if ('key' in ref) types.set(ref.key, plan.columns[i]?.type ?? 'keyword');
+  });
+  for (const source of plan.sources) {
+    const [id, spec] = Object.entries(source)[0] as [string, Record<string, unknown>];
+    if ('date_histogram' in spec) types.set(id, 'datetime');
+  }
+  return types;
+}
+
+type Bucket = { key?: Record<string, unknown>; doc_count: number; [agg: string]: unknown };
+
+function groupedRow(plan: GroupsPlan, bucket: Bucket, keyTypes: Map<string, string>): Row | undefined {
+  const read = (ref: Ref): unknown => readBucket(ref, bucket, keyTypes);
+  if (plan.having !== undefined && !evaluateCondition(plan.having, read)) return undefined;
+  return plan.outputs.map(read);
+}
+
+async function* compositePages(
+  engine: SearchEngine,
+  plan: GroupsPlan,
+  pageSize: number,
+  state: RunState,
+  signal?: AbortSignal,
+): AsyncGenerator<Bucket[]> {
+  while (!state.done) {
+    const composite: estypes.AggregationsCompositeAggregation = { size: pageSize, sources: plan.sources };
+    if (state.after !== undefined) composite.after = state.after as estypes.AggregationsCompositeAggregateKey;
+    const answer = await engine.search(
+      plan.table,
+      {
+        query: plan.query,
+        size: 0,
+        track_total_hits: false,
+        aggs: { groups: { composite, ...(Object.keys(plan.metrics).length > 0 ? { aggs: plan.metrics } : {}) } },
+      },
+      signal,
+    );
+    const groups = answer.aggregations?.groups as
+      { buckets: Bucket[]; after_key?: Record<string, unknown> } | undefined;
+    const buckets = groups?.buckets ?? [];
+    if (groups?.after_key !== undefined) state.after = groups.after_key;
+    if (buckets.length < pageSize || groups?.after_key === undefined) state.done = true;
+    yield buckets;
+  }
+}
+
+async function* runGroups(engine: SearchEngine, plan: GroupsPlan, options: RunOptions): AsyncGenerator<Batch> {
+  const state = options.state ?? initialState();
+  const keyTypes = keyTypesOf(plan);
+  const pageSize = Math.min(options.pageSize, 10_000);
+  for await (const buckets of compositePages(engine, plan, pageSize, state, options.signal)) {
+    const rows: Row[] = [];
+    for (const bucket of buckets) {
+      const row = groupedRow(plan, bucket, keyTypes);
+      if (row !== undefined) rows.push(row);
+    }
+    const taken = take(plan, state, rows);
+    if (wanted(plan, state) <= 0) state.done = true;
+    yield { rows: taken, state };
+    if (state.done) return;
+  }
+}
+
+/** Compares two values for ORDER BY: nulls last, numbers and strings in their natural order (pure). */
+export function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return 1;
+  if (b === null || b === undefined) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : 1;
+}
+
+/**
+ * ORDER BY an aggregate: every bucket is read, only the best OFFSET + LIMIT rows (at most
+ * MAX_IN_MEMORY_ORDER) are kept, and they come out in one batch.
+ */
+async function* runOrderedGroups(engine: SearchEngine, plan: GroupsPlan, options: RunOptions): AsyncGenerator<Batch> {
+  const state = options.state ?? initialState();
+  const keyTypes = keyTypesOf(plan);
+  const keep = (plan.limit ?? 0) + plan.offset;
+  const order = plan.order ?? [];
+  const compare = (a: { sortKey: unknown[] }, b: { sortKey: unknown[] }): number => {
+    for (let i = 0; i < order.length; i += 1) {
+      const c = compareValues(a.sortKey[i], b.sortKey[i]);
+      if (c !== 0) return (order[i] as { desc: boolean }).desc ? -c : c;
+    }
+    return 0;
+  };
+  let best: { row: Row; sortKey: unknown[] }[] = [];
+  const scan: RunState = initialState();
+  for await (const buckets of compositePages(engine, plan, 1000, scan, options.signal)) {
+    for (const bucket of buckets) {
+      const row = groupedRow(plan, bucket, keyTypes);
+      if (row === undefined) continue;
+      best.push({ row, sortKey: order.map((o) => readBucket(o.ref, bucket, keyTypes)) });
+    }
+    // Stable sort keeps the composite (group key) order among equal aggregates.
+    if (best.length > keep * 2 + 1000) best = best.sort(compare).slice(0, keep);
+  }
+  best = best.sort(compare).slice(0, keep);
+  const rows = take(
+    plan,
+    state,
+    best.map((b) => b.row),
+  );
+  state.done = true;
+  yield { rows, state };
+}
+
+/** Aggregates without GROUP BY: one row over the whole result. */
+async function* runGlobal(engine: SearchEngine, plan: GroupsPlan, options: RunOptions): AsyncGenerator<Batch> {
+  const state = options.state ?? initialState();
+  if (state.done) return;
+  const answer = await engine.search(
+    plan.table,
+    {
+      query: plan.query,
+      size: 0,
+      track_total_hits: true,
+      ...(Object.keys(plan.metrics).length > 0 ? { aggs: plan.metrics } : {}),
+    },
+    options.signal,
+  );
+  const total = answer.hits.total;
+  const bucket: Bucket = {
+    doc_count: typeof total === 'number' ? total : (total?.value ?? 0),
+    ...(answer.aggregations ?? {}),
+  };
+  const row = groupedRow(plan, bucket, new Map());
+  state.done = true;
+  yield { rows: take(plan, state, row === undefined ? [] : [row]), state };
+}

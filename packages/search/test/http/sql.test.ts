@@ -1,0 +1,265 @@
+import t, { type Test } from 'tap';
+import { indexName } from '@xle/core';
+import { FORMATS, MEDIA_TYPES, textOf, type Format } from '../../src/index.js';
+import { decodeAnswer } from '../fixtures/decode.js';
+import { loadedIndices, post, serveSearch } from '../fixtures/serve.js';
+
+const target = await loadedIndices(t);
+const base = await serveSearch(t, target);
+const transactions = indexName(target.naming, 'transactions');
+
+type Row = unknown[];
+
+/** The same rows as text, for formats that only carry text. */
+const asText = (rows: Row[], format: Format): string[][] =>
+  rows.map((r) => r.map((v) => (v === null && (format === 'txt' || format === 'text') ? 'null' : textOf(v))));
+
+async function sqlRows(
+  query: string,
+  format: Format,
+): Promise<{ columns?: { name: string }[]; rows: unknown[][]; textual: boolean }> {
+  const answer = await post(`${base}/sql?format=${format}`, { query });
+  if (answer.status !== 200) throw new Error(`${format}: ${answer.status} ${answer.text.slice(0, 300)}`);
+  return decodeAnswer(format, answer.bytes);
+}
+
+/** Checks one SQL question in every format against the expected rows. */
+async function checkEveryFormat(t: Test, query: string, columns: string[], expected: Row[]): Promise<void> {
+  for (const format of FORMATS) {
+    const decoded = await sqlRows(query, format);
+    t.same(
+      decoded.columns?.map((c) => c.name),
+      columns,
+      `${format}: columns`,
+    );
+    if (decoded.textual) t.same(decoded.rows, asText(expected, format), `${format}: rows`);
+    else t.same(decoded.rows, expected, `${format}: rows`);
+  }
+}
+
+t.test('rows: SQL, /search and the engine agree, in every format', async (t) => {
+  const query =
+    'SELECT hash, ledger_index, "Amount._value" AS amount, _date FROM transactions WHERE TransactionType = \'Payment\' AND ledger_index >= 83258110 ORDER BY ledger_index DESC, hash LIMIT 300';
+  const dsl = {
+    query: {
+      bool: {
+        filter: [{ term: { TransactionType: 'Payment' } }, { range: { ledger_index: { gte: 83258110 } } }],
+      },
+    },
+    sort: [{ ledger_index: 'desc' }, { hash: 'asc' }],
+    size: 300,
+    _source: ['hash', 'ledger_index', 'Amount._value', '_date'],
+  };
+  const direct = await target.client.search<Record<string, unknown>>({ index: transactions, ...dsl } as never);
+  const viaSearch = (await post(`${base}/search`, dsl)).json as {
+    hits: { hits: { _source: Record<string, unknown> }[] };
+  };
+  const toRow = (s: Record<string, unknown>): Row => [
+    s.hash,
+    s.ledger_index,
+    (s.Amount as { _value?: number } | undefined)?._value ?? null,
+    s._date,
+  ];
+  const expected = direct.hits.hits.map((h) => toRow(h._source ?? {}));
+  t.ok(expected.length > 50, `${expected.length} payments`);
+  t.same(
+    viaSearch.hits.hits.map((h) => toRow(h._source)),
+    expected,
+    '/search returns the engine answer',
+  );
+  await checkEveryFormat(t, query, ['hash', 'ledger_index', 'amount', '_date'], expected);
+  const json = (await post(`${base}/sql`, { query })).json as { columns: { name: string; type: string }[] };
+  t.same(json.columns, [
+    { name: 'hash', type: 'keyword' },
+    { name: 'ledger_index', type: 'long' },
+    { name: 'amount', type: 'double' },
+    { name: '_date', type: 'datetime' },
+  ]);
+});
+
+t.test('GROUP BY: SQL, a /search aggregation and the engine agree, in every format', async (t) => {
+  const query =
+    'SELECT TransactionType, COUNT(*) AS n, SUM(_Fee) AS fees, COUNT(DISTINCT Account) AS senders FROM transactions GROUP BY TransactionType';
+  const dsl = {
+    size: 0,
+    aggs: {
+      types: {
+        terms: { field: 'TransactionType', size: 100, order: { _key: 'asc' } },
+        aggs: { fees: { sum: { field: '_Fee' } }, senders: { cardinality: { field: 'Account' } } },
+      },
+    },
+  };
+  type Agg = {
+    types: { buckets: { key: string; doc_count: number; fees: { value: number }; senders: { value: number } }[] };
+  };
+  const direct = await target.client.search({ index: transactions, ...dsl } as never);
+  const viaSearch = (await post(`${base}/search`, dsl)).json as { aggregations: Agg };
+  const buckets = (direct.aggregations as unknown as Agg).types.buckets;
+  const expected = buckets.map((b) => [b.key, b.doc_count, b.fees.value, b.senders.value]);
+  t.ok(expected.length > 3, `${expected.length} transaction types`);
+  t.same(viaSearch.aggregations, direct.aggregations, '/search returns the engine aggregation');
+  await checkEveryFormat(t, query, ['TransactionType', 'n', 'fees', 'senders'], expected);
+});
+
+t.test('HAVING, ORDER BY an aggregate, LIMIT and OFFSET', async (t) => {
+  const all = (
+    (await post(`${base}/sql`, { query: 'SELECT Account, COUNT(*) AS n FROM transactions GROUP BY Account' })).json as {
+      rows: [string, number][];
+    }
+  ).rows;
+  const busy = all.filter(([, n]) => n > 5);
+  const having = (
+    (
+      await post(`${base}/sql`, {
+        query: 'SELECT Account, COUNT(*) AS n FROM transactions GROUP BY Account HAVING COUNT(*) > 5',
+      })
+    ).json as { rows: [string, number][] }
+  ).rows;
+  t.same(having, busy, 'HAVING keeps the groups it should');
+  const top = [...all].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(2, 7);
+  const ordered = (
+    (
+      await post(`${base}/sql`, {
+        query: 'SELECT Account, COUNT(*) AS n FROM transactions GROUP BY Account ORDER BY n DESC LIMIT 5 OFFSET 2',
+      })
+    ).json as { rows: [string, number][] }
+  ).rows;
+  t.same(
+    ordered.map((r) => r[1]),
+    top.map((r) => r[1]),
+    'the counts of the 3rd to 7th busiest accounts',
+  );
+});
+
+t.test('global aggregates and date buckets', async (t) => {
+  const total = await target.client.count({ index: transactions });
+  const one = (
+    await post(`${base}/sql`, {
+      query: 'SELECT COUNT(*) AS n, MIN(_date) AS first, MAX(ledger_index) AS last FROM transactions',
+    })
+  ).json as {
+    rows: [number, string, number][];
+  };
+  t.equal(one.rows.length, 1);
+  t.equal(one.rows[0]?.[0], total.count, 'COUNT(*) is the index count');
+  t.match(one.rows[0]?.[1], /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'dates in ISO 8601');
+  t.equal(one.rows[0]?.[2], 94084608);
+  const days = (
+    await post(`${base}/sql`, {
+      query: "SELECT DATE_TRUNC('day', _date) AS day, COUNT(*) AS n FROM transactions GROUP BY day",
+    })
+  ).json as { rows: [string, number][] };
+  t.equal(
+    days.rows.reduce((sum, [, n]) => sum + n, 0),
+    total.count,
+    'every transaction falls in one day bucket',
+  );
+  const histogram = (
+    await post(`${base}/sql`, {
+      query: 'SELECT HISTOGRAM(_date, INTERVAL 1 DAY) AS day, COUNT(*) AS n FROM transactions GROUP BY day',
+    })
+  ).json as { rows: unknown[] };
+  t.same(histogram.rows, days.rows, 'HISTOGRAM by one day is DATE_TRUNC to the day');
+});
+
+t.test('full-text MATCH on decoded memos', async (t) => {
+  const found = await target.client.search<{ hash: string }>({
+    index: transactions,
+    query: { exists: { field: 'Memos.Memo._MemoData' } },
+    size: 1,
+    _source: ['hash', 'Memos'],
+  });
+  const memo = (found.hits.hits[0]?._source as { Memos?: { Memo: { _MemoData?: string } }[] } | undefined)?.Memos?.[0]
+    ?.Memo._MemoData;
+  t.ok(memo !== undefined, 'the fixtures hold a decoded memo');
+  const word = (memo ?? '').split(/[^A-Za-z0-9]+/).find((w) => w.length >= 3) ?? 'x';
+  const direct = await target.client.search({
+    index: transactions,
+    query: { match: { 'Memos.Memo._MemoData': word } },
+    size: 1000,
+    _source: ['hash'],
+  });
+  const viaSql = (
+    await post(`${base}/sql`, {
+      query: `SELECT hash FROM transactions WHERE MATCH("Memos.Memo._MemoData", '${word.replaceAll("'", "''")}')`,
+    })
+  ).json as {
+    rows: [string][];
+  };
+  t.same(
+    viaSql.rows.map((r) => r[0]).sort(),
+    direct.hits.hits.map((h) => (h._source as { hash: string }).hash).sort(),
+    `MATCH(memo, '${word}') finds what the engine's match query finds`,
+  );
+});
+
+t.test('fetch_size pages with a cursor reach every row exactly once, in json and csv', async (t) => {
+  const query = 'SELECT hash FROM transactions ORDER BY ledger_index, hash';
+  const everything = ((await post(`${base}/sql`, { query })).json as { rows: [string][] }).rows.map((r) => r[0]);
+  let page = (await post(`${base}/sql`, { query, fetch_size: 100 })).json as {
+    rows: [string][];
+    cursor?: string;
+    columns?: unknown;
+  };
+  t.ok(page.columns !== undefined, 'the first page has the columns');
+  const seen = page.rows.map((r) => r[0]);
+  let pages = 1;
+  while (page.cursor !== undefined) {
+    page = (await post(`${base}/sql`, { cursor: page.cursor })).json as {
+      rows: [string][];
+      cursor?: string;
+      columns?: unknown;
+    };
+    t.equal(page.columns, undefined, 'later pages do not repeat the columns');
+    seen.push(...page.rows.map((r) => r[0]));
+    pages += 1;
+  }
+  t.same(seen, everything, `${pages} pages, every row once, in order`);
+  const csvFirst = await post(`${base}/sql?format=csv`, { query, fetch_size: 500 });
+  const cursor = csvFirst.headers.get('cursor');
+  t.ok(cursor !== null, 'csv carries the cursor in a Cursor header');
+  const csvNext = await post(`${base}/sql?format=csv`, { cursor });
+  const lines = [...csvFirst.text.split('\r\n'), ...csvNext.text.split('\r\n')].filter((l) => l !== '');
+  t.equal(lines[0], 'hash', 'one header line');
+  t.same(lines.slice(1, 1001), everything.slice(0, 1000), 'the csv pages continue each other');
+  const closed = await post(`${base}/sql/close`, { cursor: csvNext.headers.get('cursor') ?? cursor });
+  t.same(closed.json, { succeeded: true });
+});
+
+t.test('format from the query parameter, the body, or Accept; media types', async (t) => {
+  const query = 'SELECT hash FROM transactions LIMIT 1';
+  for (const format of FORMATS) {
+    const answer = await post(`${base}/sql?format=${format}`, { query });
+    t.equal(answer.headers.get('content-type'), MEDIA_TYPES[format], format);
+  }
+  t.equal(
+    (await post(`${base}/sql`, { query, format: 'csv' })).headers.get('content-type'),
+    MEDIA_TYPES.csv,
+    'body format',
+  );
+  t.equal(
+    (await post(`${base}/sql?format=tsv`, { query, format: 'csv' })).headers.get('content-type'),
+    MEDIA_TYPES.tsv,
+    'the query parameter wins',
+  );
+  t.equal(
+    (await post(`${base}/sql`, { query }, { accept: 'text/csv' })).headers.get('content-type'),
+    MEDIA_TYPES.csv,
+    'Accept',
+  );
+  t.equal((await post(`${base}/sql`, { query })).headers.get('content-type'), MEDIA_TYPES.json, 'json by default');
+  const bad = await post(`${base}/sql?format=xml`, { query });
+  t.equal(bad.status, 400);
+  t.match(bad.json, { error: { code: 'INVALID_PARAMETER', details: { parameter: 'format' } } });
+});
+
+t.test('txt is a column-aligned table', async (t) => {
+  const answer = await post(`${base}/sql?format=txt`, {
+    query: 'SELECT ledger_index, hash FROM transactions ORDER BY ledger_index LIMIT 2',
+  });
+  const lines = answer.text.split('\n');
+  t.equal(lines[0], ` ledger_index  |${' '.repeat(30)}hash${' '.repeat(30)}`, 'header names centred in their columns');
+  t.match(lines[1], /^-{15}\+-{64}$/, 'the rule under the header');
+  t.match(lines[2], /^\d+ +\|[0-9A-F]{64}$/, 'values left-aligned');
+  t.equal(lines[2]?.indexOf('|'), 15, 'padded to the column width (at least 15)');
+});
