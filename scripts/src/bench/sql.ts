@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+/**
+ * SQL export: rows/s of a CSV export of generated transactions through POST /api/v1/sql, next to
+ * the engine's own point-in-time paging of the same query, and the API process's memory growth:
+ *
+ *   pnpm bench:sql [--rows N] [--port P]
+ *
+ * Data: N transaction documents (default 1,000,000) cloned from the real fixture transactions,
+ * each with its own hash and ledger index, bulk-loaded into indices of a fresh prefix (deleted at
+ * the end). The search API runs in its own process so that its peak RSS (VmHWM) is its own.
+ * Needs a running engine (`pnpm engine start`) or ES_URL.
+ */
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  applyTemplates,
+  createEngineClient,
+  createLogger,
+  deleteTemplatesAndIndices,
+  engineUrl,
+  fixturesDir,
+  indexName,
+  loadConfig,
+  repoRoot,
+  type IndexNaming,
+} from '@xle/core';
+import { BulkSink, listLedgerFiles, normalizeLedger } from '@xle/ingester';
+import { EXPORT_PAGE_SIZE } from '@xle/search';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number): number => {
+  const at = args.indexOf(name);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const ROWS = arg('--rows', 1_000_000);
+const PORT = arg('--port', 3091);
+const PAGE = EXPORT_PAGE_SIZE;
+const COLUMNS = ['hash', 'ledger_index', 'TransactionType', 'Account', 'Amount._value', '_date'];
+const SQL = `SELECT hash, ledger_index, TransactionType, Account, "Amount._value", _date FROM transactions`;
+
+const config = loadConfig();
+const client = createEngineClient(config, { requestTimeout: 300_000 });
+const naming: IndexNaming = { prefix: `bench-sql-${randomBytes(3).toString('hex')}`, network: config.network };
+const transactions = indexName(naming, 'transactions');
+
+/** Real transaction documents, as the ingester builds them from the fixture ledgers. */
+async function templateDocs(): Promise<Record<string, unknown>[]> {
+  const sink = new BulkSink({ client, naming, logger: createLogger('bench', 'silent'), networkId: 0 });
+  const ledgers = listLedgerFiles(`${fixturesDir}/ledgers`).map((f) =>
+    normalizeLedger(JSON.parse(readFileSync(f, 'utf8'))),
+  );
+  const ops = await sink.buildOps(ledgers);
+  return ops.filter((op) => op.index === transactions).map((op) => op.doc);
+}
+
+async function load(templates: Record<string, unknown>[]): Promise<void> {
+  const started = performance.now();
+  let next = 0;
+  const body = (): string | undefined => {
+    if (next >= ROWS) return undefined;
+    let text = '';
+    const end = Math.min(ROWS, next + 2000);
+    for (; next < end; next += 1) {
+      const template = templates[next % templates.length] as Record<string, unknown>;
+      const hash = createHash('sha256').update(String(next)).digest('hex').toUpperCase();
+      const doc = { ...template, hash, ledger_index: 90_000_000 + Math.floor(next / 20) };
+      text += `{"index":{"_index":"${transactions}","_id":"${hash}"}}\n${JSON.stringify(doc)}\n`;
+    }
+    return text;
+  };
+  const worker = async (): Promise<void> => {
+    for (let chunk = body(); chunk !== undefined; chunk = body()) {
+      await client.transport.request(
+        { method: 'POST', path: '/_bulk', body: chunk, querystring: { filter_path: 'errors' } },
+        { headers: { 'content-type': 'application/x-ndjson' } },
+      );
+      if (next % 100_000 < 2000) process.stdout.write(`\r  loaded ${next.toLocaleString('en')} documents`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  await client.indices.refresh({ index: transactions });
+  process.stdout.write(
+    `\r  loaded ${ROWS.toLocaleString('en')} documents in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+}
+
+/** The engine paging the same query by itself: point in time, search_after, the same fields. */
+async function rawPaging(): Promise<{ rows: number; seconds: number }> {
+  const started = performance.now();
+  const pit = await client.openPointInTime({ index: transactions, keep_alive: '2m' });
+  let id = pit.id;
+  let after: unknown[] | undefined;
+  let rows = 0;
+  for (;;) {
+    const answer = await client.search({
+      pit: { id, keep_alive: '2m' },
+      size: PAGE,
+      sort: [{ _shard_doc: 'asc' }],
+      _source: COLUMNS,
+      track_total_hits: false,
+      ...(after === undefined ? {} : { search_after: after as never }),
+    });
+    id = answer.pit_id ?? id;
+    rows += answer.hits.hits.length;
+    if (answer.hits.hits.length < PAGE) break;
+    after = answer.hits.hits[answer.hits.hits.length - 1]?.sort;
+  }
+  await client.closePointInTime({ id });
+  return { rows, seconds: (performance.now() - started) / 1000 };
+}
+
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** POST /sql?format=csv, reading the stream to the end without keeping it. */
+async function export_(base: string): Promise<{ rows: number; seconds: number; bytes: number }> {
+  const started = performance.now();
+  const response = await fetch(`${base}/api/v1/sql?format=csv`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: SQL }),
+  });
+  if (response.status !== 200 || response.body === null)
+    throw new Error(`export answered ${response.status}: ${await response.text()}`);
+  let lines = 0;
+  let bytes = 0;
+  for await (const chunk of response.body) {
+    bytes += chunk.length;
+    for (const byte of chunk) if (byte === 10) lines += 1;
+  }
+  return { rows: lines - 1, seconds: (performance.now() - started) / 1000, bytes };
+}
+
+const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+await applyTemplates(client, naming);
+const server = spawn(process.execPath, [`${repoRoot}packages/search/dist/src/server.js`], {
+  env: {
+    ...process.env,
+    ES_URL: engineUrl(config),
+    ES_INDEX_PREFIX: naming.prefix,
+    SEARCH_PORT: String(PORT),
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+try {
+  console.log(`SQL export benchmark: ${ROWS.toLocaleString('en')} rows, engine ${engineUrl(config)}`);
+  await load(await templateDocs());
+  const base = `http://127.0.0.1:${PORT}`;
+  for (let i = 0; i < 50; i += 1) {
+    if ((await fetch(`${base}/api/v1/sql`, { method: 'POST' }).catch(() => undefined)) !== undefined) break;
+    await sleep(100);
+  }
+  // Warm both paths on a small query, then measure the API process from its settled size.
+  await fetch(`${base}/api/v1/sql?format=csv`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `${SQL} LIMIT 20000` }),
+  }).then((r) => r.arrayBuffer());
+  const raw = await rawPaging();
+  const before = memoryOf(server.pid as number);
+  const ours = await export_(base);
+  const after = memoryOf(server.pid as number);
+  const rawRate = raw.rows / raw.seconds;
+  const ourRate = ours.rows / ours.seconds;
+  console.log('path                          rows        seconds   rows/s');
+  console.log(
+    `engine PIT paging (direct)    ${String(raw.rows).padEnd(11)} ${raw.seconds.toFixed(1).padStart(7)}   ${Math.round(rawRate)}`,
+  );
+  console.log(
+    `POST /sql?format=csv          ${String(ours.rows).padEnd(11)} ${ours.seconds.toFixed(1).padStart(7)}   ${Math.round(ourRate)}`,
+  );
+  console.log(
+    `csv export speed: ${((ourRate / rawRate) * 100).toFixed(1)} % of the engine's own paging (${mb(ours.bytes)} of CSV)`,
+  );
+  console.log(
+    `API process memory: RSS ${mb(before.rss)} before the export, peak ${mb(after.peak)}; growth ${mb(Math.max(0, after.peak - before.rss))}`,
+  );
+} finally {
+  server.kill('SIGTERM');
+  await deleteTemplatesAndIndices(client, naming);
+  await client.close();
+}
