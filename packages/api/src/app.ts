@@ -17,6 +17,7 @@ import { buildOpenApi } from './openapi.js';
 import { mountRoute, type AnyRoute } from './route.js';
 import { accountRoutes } from './routes/accounts.js';
 import { ammRoutes } from './routes/amm.js';
+import { dataSetRoutes } from './routes/data-sets.js';
 import { nameRoutes } from './routes/names.js';
 import { nftRoutes } from './routes/nfts.js';
 import { objectRoutes } from './routes/objects.js';
@@ -38,6 +39,7 @@ export function apiRoutes(engine: Engine): AnyRoute[] {
     ...accountRoutes(engine),
     ...nftRoutes(engine),
     ...ammRoutes(engine),
+    ...dataSetRoutes(engine),
     ...transactionRoutes(engine),
     ...objectRoutes(engine),
     ...nameRoutes(engine),

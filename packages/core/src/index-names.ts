@@ -15,6 +15,8 @@ export const INDEX_KINDS = [
   'network',
   'metrics',
   'facts',
+  'balances',
+  'kyc',
   'ingest-state',
   'dead-letters',
 ] as const;

@@ -161,8 +161,23 @@ export async function applyTemplates(
     }
     const mapping = await client.indices.getMapping({ index: t.index });
     const indexHash = Object.values(mapping)[0]?.mappings._meta?.template_hash;
-    if (indexHash === t.hash) changes.push({ type: 'index', name: t.index, action: 'unchanged' });
-    else if (options.recreateStale === true) {
+    if (indexHash === t.hash) {
+      changes.push({ type: 'index', name: t.index, action: 'unchanged' });
+      continue;
+    }
+    // Most template changes only add fields: the engine merges those into the live index. A
+    // change it cannot merge (a field's type, an analyser) leaves the index stale.
+    // The template as the engine resolves it, components included.
+    const resolved = await client.indices.simulateTemplate({ name: t.name });
+    const merged = await client.indices
+      .putMapping({ index: t.index, ...(resolved.template.mappings as Record<string, unknown>) })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (merged) {
+      changes.push({ type: 'index', name: t.index, action: 'updated', detail: 'new mappings merged into the index' });
+    } else if (options.recreateStale === true) {
       await client.indices.delete({ index: t.index });
       await client.indices.create({ index: t.index });
       changes.push({

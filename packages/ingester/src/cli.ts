@@ -11,6 +11,7 @@ import {
   namingOf,
 } from '@xle/core';
 import type { LedgerInput } from './input/normalize-ledger.js';
+import { isJobName, JOB_NAMES, runJob, type JobName } from './jobs/run.js';
 import { runPipeline, type IngestTotals } from './pipeline.js';
 import { BulkSink } from './sink/bulk-sink.js';
 import { CheckpointStore, gapsOf } from './sink/checkpoint.js';
@@ -25,6 +26,10 @@ const USAGE = `usage: ingest <command>
   live [--from N]               follow validated ledgers; after a restart or reconnect the gap since the
                                 checkpoint is backfilled first (--from: start there when nothing is indexed)
   status [--source NAME] [--json]  last ledger, indexed ranges, gaps, and lag behind rippled (default source: rippled)
+  amendments | facts | metrics | balances
+                                compute one derived data set from the indexed ledgers (idempotent: a
+                                re-run, or a run after a kill, ends in the same index)
+  jobs                          run every derived-data job above, in that order
 The source name (default: "files" for file, "rippled" otherwise) keys the checkpoint.`;
 
 function option(args: string[], name: string): string | undefined {
@@ -88,6 +93,36 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await rippled.close();
       }
+    }
+    if (command === 'jobs' || isJobName(command)) {
+      await applyTemplates(client, naming);
+      const names: JobName[] = command === 'jobs' ? JOB_NAMES : [command];
+      const bar = process.stderr.isTTY
+        ? new cliProgress.SingleBar(
+            { format: '{job} |{bar}| {value}/{total} {step}', stream: process.stderr },
+            cliProgress.Presets.shades_classic,
+          )
+        : undefined;
+      for (const name of names) {
+        bar?.start(3, 0, { job: name, step: '' });
+        const status = await runJob(
+          {
+            client,
+            naming,
+            logger,
+            onStep: (step, done) => {
+              if (bar !== undefined) bar.update(done, { step });
+              else logger.info({ job: name, step, done, of: 3 }, 'progress');
+            },
+          },
+          name,
+        );
+        bar?.stop();
+        console.log(
+          `${name}: ${status.documents} documents as of ledger ${status.ledger_index} (${status.removed} stale removed)`,
+        );
+      }
+      return 0;
     }
     if (command === 'status') {
       const source = option(args, '--source') ?? 'rippled';

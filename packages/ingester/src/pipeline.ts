@@ -1,6 +1,7 @@
+import type { Client, IndexNaming, Logger } from '@xle/core';
 import type { LedgerInput } from './input/normalize-ledger.js';
-import type { BulkSink } from './sink/bulk-sink.js';
-import type { Checkpoint, CheckpointStore } from './sink/checkpoint.js';
+import { BulkSink } from './sink/bulk-sink.js';
+import { CheckpointStore, type Checkpoint } from './sink/checkpoint.js';
 
 export interface IngestTotals {
   ledgers: number;
@@ -74,5 +75,32 @@ export async function runPipeline(
   await flush();
   await writing;
   if (checkpoint !== undefined) totals.checkpoint = checkpoint;
+  return totals;
+}
+
+export interface IngestLedgersOptions extends PipelineOptions {
+  client: Client;
+  naming: IndexNaming;
+  logger: Logger;
+  /** Keys the checkpoint (default "files"). */
+  source?: string;
+  networkId?: number;
+}
+
+/**
+ * Indexes ledgers from any iterable with the standard sink and checkpoint, then refreshes the
+ * indices so what was written is searchable: the one set-up behind tests, benchmarks and demos.
+ */
+export async function ingestLedgers(
+  ledgers: Iterable<LedgerInput> | AsyncIterable<LedgerInput>,
+  options: IngestLedgersOptions,
+): Promise<IngestTotals> {
+  const { client, naming, logger, source = 'files', networkId = 0, ...pipeline } = options;
+  async function* each(): AsyncGenerator<LedgerInput> {
+    yield* ledgers;
+  }
+  const sink = new BulkSink({ client, naming, logger, networkId });
+  const totals = await runPipeline(each(), sink, new CheckpointStore(client, naming, source), pipeline);
+  await sink.refresh();
   return totals;
 }

@@ -23,14 +23,7 @@ import {
   namingOf,
   applyTemplates,
 } from '@xle/core';
-import {
-  BulkSink,
-  CheckpointStore,
-  listLedgerFiles,
-  normalizeLedger,
-  runPipeline,
-  type LedgerInput,
-} from '@xle/ingester';
+import { ingestLedgers, listLedgerFiles, normalizeLedger } from '@xle/ingester';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {
@@ -51,12 +44,7 @@ await applyTemplates(client, naming);
 const ledgers = listLedgerFiles(`${fixturesDir}/ledgers`).map((f) =>
   normalizeLedger(JSON.parse(readFileSync(f, 'utf8'))),
 );
-async function* source(): AsyncGenerator<LedgerInput> {
-  yield* ledgers;
-}
-const sink = new BulkSink({ client, naming, logger, networkId: 0 });
-await runPipeline(source(), sink, new CheckpointStore(client, naming, 'bench'));
-await sink.refresh();
+await ingestLedgers(ledgers, { client, naming, logger, source: 'bench' });
 const api = await startServer(config, logger);
 
 const TX = 'B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E';

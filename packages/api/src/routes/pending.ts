@@ -1,11 +1,11 @@
 import Type, { type TObject } from 'typebox';
 import { DataNotReadyError } from '@xle/core';
-import { AccountParam, HashParam, LimitOffset, PublicKeyParam, TokenParam } from '../schemas/params.js';
+import { LimitOffset, PublicKeyParam, TokenParam } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
 
 /**
- * Routes whose data sets are computed by ingester jobs that do not exist yet (tokens, amendments,
- * validators, nodes, network, balances, facts, metrics, wallet KYC). They exist now with their
+ * Routes whose data sets are computed by ingester jobs that do not exist yet (tokens, validators,
+ * nodes, network). They exist now with their
  * validation and schemas, so bad input is still a 400, and otherwise answer 503 DATA_NOT_READY,
  * never an empty 200. Each is replaced by its real handler when its job lands.
  */
@@ -59,14 +59,6 @@ export function pendingRoutes(): AnyRoute[] {
       'tokens',
       Type.Object({ TOKEN: TokenParam }),
     ),
-    pending('/amendments', 'All amendments', 'Other resources', 'amendments'),
-    pending(
-      '/amendment/{AMENDMENT_ID}',
-      'One amendment',
-      'Other resources',
-      'amendments',
-      Type.Object({ AMENDMENT_ID: HashParam }),
-    ),
     pending('/validatorregistry', 'Active validators', 'Other resources', 'validators'),
     pending(
       '/validator/{VALIDATOR_PUBLIC_KEY}',
@@ -93,46 +85,5 @@ export function pendingRoutes(): AnyRoute[] {
     pending('/network/fee', 'Current network fees', 'Other resources', 'network'),
     pending('/network/server_info', 'Server information', 'Other resources', 'network'),
     pending('/network/server_versions', 'Server versions seen, newest first', 'Other resources', 'network'),
-    pending('/balances', 'Top 10,000 accounts by balance', 'Other resources', 'balances'),
-    pending(
-      '/fact/{NAMESPACE_ID}',
-      'Facts of a namespace',
-      'Other resources',
-      'facts',
-      Type.Object({
-        NAMESPACE_ID: Type.Union([Type.Literal('AMM'), Type.Literal('ObjectCount'), Type.Literal('XRP')]),
-      }),
-    ),
-    pending(
-      '/fact/{NAMESPACE_ID}/{FACT_ID}',
-      'One fact',
-      'Other resources',
-      'facts',
-      Type.Object({
-        NAMESPACE_ID: Type.Union([Type.Literal('AMM'), Type.Literal('ObjectCount'), Type.Literal('XRP')]),
-        FACT_ID: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
-      }),
-    ),
-    pending(
-      '/metrics/{METRIC_ID}',
-      'Daily metric records',
-      'Other resources',
-      'metrics',
-      Type.Object({
-        METRIC_ID: Type.Union([
-          Type.Literal('metric'),
-          Type.Literal('type'),
-          Type.Literal('result'),
-          Type.Literal('amm'),
-        ]),
-      }),
-    ),
-    pending(
-      '/account/{ACCOUNT}/walletkyc',
-      'Wallet KYC status of an account',
-      'Account',
-      'wallet KYC',
-      Type.Object({ ACCOUNT: AccountParam }),
-    ),
   ];
 }

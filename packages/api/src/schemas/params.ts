@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import Type from 'typebox';
 import Format from 'typebox/format';
 import { isValidClassicAddress } from 'xrpl';
+import { FIXED_SPACES } from '@xle/ingester';
 
 /**
  * Path and query parameter formats, exactly as the spec's Input formats table says. Formats
@@ -37,19 +37,7 @@ export const LedgerIdParam = Type.String({
   description: `A ledger index (${LEDGER_INDEX_MIN} to ${LEDGER_INDEX_MAX}) or a 64-hex ledger hash.`,
 });
 
-/** Ledger objects with a fixed id: the id is SHA-512Half of their two-byte ledger space key. */
-const FIXED_SPACES = { Amendments: 'f', FeeSettings: 'e', NegativeUNL: 'N', LedgerHashes: 's' } as const;
-export type FixedObjectName = keyof typeof FIXED_SPACES;
-export const FIXED_OBJECT_IDS: Record<FixedObjectName, string> = Object.fromEntries(
-  Object.entries(FIXED_SPACES).map(([name, space]) => [
-    name,
-    createHash('sha512')
-      .update(Buffer.from([0, space.charCodeAt(0)]))
-      .digest('hex')
-      .slice(0, 64)
-      .toUpperCase(),
-  ]),
-) as Record<FixedObjectName, string>;
+export { FIXED_OBJECT_IDS, type FixedObjectName } from '@xle/ingester';
 
 export const ObjectIdParam = Type.String({
   pattern: `^(?:[0-9A-Fa-f]{64}|${Object.keys(FIXED_SPACES).join('|')})$`,

@@ -125,7 +125,7 @@ export function validateNameRecords(raw: readonly unknown[]): { records: NameRec
 }
 
 /** The version of an import: the hash of its records, so the same content is the same version. */
-export function namesVersion(records: readonly NameRecord[]): string {
+export function recordsVersion(records: readonly { account: string }[]): string {
   const canonical = [...records]
     .sort((a, b) => (a.account < b.account ? -1 : 1))
     .map((r) => JSON.stringify(r, Object.keys(r).sort()));

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { namesVersion, readNameRecords, validateNameRecords } from '../../src/index.js';
+import { recordsVersion, readNameRecords, validateNameRecords } from '../../src/index.js';
 import { fixturesDir } from '@xle/core';
 import { readFileSync } from 'node:fs';
 
@@ -62,6 +62,6 @@ t.test('the version depends on the content only', async (t) => {
     { account: 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw', name: 'A' },
     { account: 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y', name: 'B' },
   ];
-  t.equal(namesVersion(a), namesVersion([...a].reverse()));
-  t.not(namesVersion(a), namesVersion([{ ...a[0]!, name: 'A2' }, a[1]!]));
+  t.equal(recordsVersion(a), recordsVersion([...a].reverse()));
+  t.not(recordsVersion(a), recordsVersion([{ ...a[0]!, name: 'A2' }, a[1]!]));
 });

@@ -16,6 +16,10 @@ Array [
     "name": "xrpl-mainnet-amendments",
   },
   Object {
+    "hash": "bf32e82e6c3c7ac6",
+    "name": "xrpl-mainnet-balances",
+  },
+  Object {
     "hash": "4530e2e11406eb03",
     "name": "xrpl-mainnet-dead-letters",
   },
@@ -24,8 +28,12 @@ Array [
     "name": "xrpl-mainnet-facts",
   },
   Object {
-    "hash": "da4886bbb12971b5",
+    "hash": "8675799b9d08e450",
     "name": "xrpl-mainnet-ingest-state",
+  },
+  Object {
+    "hash": "ad1786b653f7de86",
+    "name": "xrpl-mainnet-kyc",
   },
   Object {
     "hash": "13fb17ece410e6db",

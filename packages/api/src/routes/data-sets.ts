@@ -1,0 +1,238 @@
+import Type from 'typebox';
+import { DataNotReadyError, NotFoundError } from '@xle/core';
+import { FACT_DESCRIPTIONS, type JobStatus } from '@xle/ingester';
+import type { Engine } from '../engine.js';
+import { labelOf, lookupLabels } from '../labels.js';
+import { AccountParam, HashParam } from '../schemas/params.js';
+import { AnyObject, defineRoute, NoParams, NoQuery, type AnyRoute } from '../route.js';
+
+type Json = Record<string, unknown>;
+
+/** How long a data set's completed-run record is trusted before it is read again. */
+const JOB_CACHE_MS = 5_000;
+const jobCaches = new WeakMap<Engine, Map<string, { run: JobStatus | undefined; at: number }>>();
+
+/** Throws DATA_NOT_READY until the job behind a data set has completed once. */
+async function requireDataSet(
+  engine: Engine,
+  job: string,
+  resource: string,
+  command = `pnpm ingest ${job}`,
+): Promise<JobStatus> {
+  let cache = jobCaches.get(engine);
+  if (cache === undefined) jobCaches.set(engine, (cache = new Map()));
+  const now = performance.now();
+  const hit = cache.get(job);
+  let run = hit !== undefined && now - hit.at < JOB_CACHE_MS ? hit.run : undefined;
+  if (run === undefined) {
+    run = await engine.get<JobStatus>('ingest-state', `job.${job}`);
+    cache.set(job, { run, at: now });
+  }
+  if (run === undefined) throw new DataNotReadyError(`${resource} (computed by \`${command}\`)`);
+  return run;
+}
+
+const Namespace = Type.Union([Type.Literal('AMM'), Type.Literal('ObjectCount'), Type.Literal('XRP')]);
+const MetricId = Type.Union([
+  Type.Literal('metric'),
+  Type.Literal('type'),
+  Type.Literal('result'),
+  Type.Literal('amm'),
+]);
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A UTC day, YYYY-MM-DD.' });
+
+/** The spec's Amendment: the stored document without the job's bookkeeping (pure). */
+export function shapeAmendment(doc: Json): Json {
+  const { updated_at: _updated, ...amendment } = doc;
+  return amendment;
+}
+
+/**
+ * The spec's Balance entry (pure). `name` is the account's label with the record fields the spec
+ * shows: `_id` (the label record's id, the account) and `__v` (its revision: always 0, because an
+ * import replaces records rather than revising them), or null when the account has no label.
+ */
+export function shapeBalance(doc: Json, label: ReturnType<typeof labelOf>): Json {
+  return {
+    account: doc.account,
+    balance: doc.balance,
+    name: label === null ? null : { ...label, _id: label.account, __v: 0 },
+  };
+}
+
+const factDescription = Object.entries(FACT_DESCRIPTIONS)
+  .map(
+    ([ns, facts]) =>
+      `${ns}: ${Object.entries(facts)
+        .map(([id, text]) => `\`${id}\` ${text}`)
+        .join(' ')}`,
+  )
+  .join(' ');
+
+export function dataSetRoutes(engine: Engine): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/amendments',
+      dataSet: 'amendments',
+      summary: 'All amendments known to mainnet rippled, with their status',
+      tags: ['Other resources'],
+      params: NoParams,
+      query: NoQuery,
+      response: Type.Array(AnyObject),
+      handler: async () => {
+        await requireDataSet(engine, 'amendments', '/amendments');
+        const found = await engine.search<Json>('amendments', {
+          query: { match_all: {} },
+          sort: [{ name: { order: 'asc', missing: '_last' } }, { amendment_id: 'asc' }],
+          size: 10_000,
+        });
+        return found.hits.hits.map((h) => shapeAmendment(h._source ?? {}));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/amendment/{AMENDMENT_ID}',
+      dataSet: 'amendments',
+      summary: 'One amendment',
+      tags: ['Other resources'],
+      params: Type.Object({ AMENDMENT_ID: HashParam }),
+      query: NoQuery,
+      response: AnyObject,
+      handler: async (_ctx, { params }) => {
+        await requireDataSet(engine, 'amendments', '/amendment');
+        const id = params.AMENDMENT_ID.toUpperCase();
+        const doc = await engine.get<Json>('amendments', id);
+        if (doc === undefined) throw new NotFoundError(`No amendment ${id} is known.`, { amendment_id: id });
+        return shapeAmendment(doc);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/fact/{NAMESPACE_ID}',
+      dataSet: 'facts',
+      summary: 'Facts of a namespace, as of the newest indexed ledger',
+      tags: ['Other resources'],
+      params: Type.Object({ NAMESPACE_ID: Namespace }),
+      query: NoQuery,
+      response: Type.Record(Type.String(), Type.String(), {
+        description: `Fact name to value (a decimal string). ObjectCount: ledger entry type to count. ${factDescription}`,
+      }),
+      handler: async (_ctx, { params }) => {
+        await requireDataSet(engine, 'facts', '/fact');
+        const found = await engine.search<{ fact_id: string; value: string }>('facts', {
+          query: { term: { namespace: params.NAMESPACE_ID } },
+          sort: [{ fact_id: 'asc' }],
+          size: 1000,
+        });
+        return Object.fromEntries(found.hits.hits.map((h) => [h._source?.fact_id, h._source?.value]));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/fact/{NAMESPACE_ID}/{FACT_ID}',
+      dataSet: 'facts',
+      summary: 'One fact',
+      tags: ['Other resources'],
+      params: Type.Object({
+        NAMESPACE_ID: Namespace,
+        FACT_ID: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
+      }),
+      query: NoQuery,
+      response: Type.Object({ value: Type.String() }),
+      handler: async (_ctx, { params }) => {
+        await requireDataSet(engine, 'facts', '/fact');
+        const doc = await engine.get<{ value: string }>('facts', `${params.NAMESPACE_ID}.${params.FACT_ID}`);
+        if (doc === undefined)
+          throw new NotFoundError(`No fact ${params.FACT_ID} in namespace ${params.NAMESPACE_ID}.`, { ...params });
+        return { value: doc.value };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/metrics/{METRIC_ID}',
+      dataSet: 'metrics',
+      summary: 'Daily metric records, oldest first',
+      tags: ['Other resources'],
+      params: Type.Object({ METRIC_ID: MetricId }),
+      query: Type.Object(
+        {
+          from: Type.Optional({ ...Day, description: 'First day (UTC, inclusive).' }),
+          to: Type.Optional({ ...Day, description: 'Last day (UTC, inclusive).' }),
+        },
+        { additionalProperties: false },
+      ),
+      response: Type.Array(AnyObject, {
+        description:
+          '`{date, <METRIC_ID>: {...}}` per day with data. metric: accounts_created, ledger_count, ledger_interval (s), ' +
+          'payments_count, transaction_count, tx_per_ledger; type: count per TransactionType; result: count per ' +
+          'TransactionResult; amm: count per AMM transaction type and total.',
+      }),
+      handler: async (_ctx, { params, query }) => {
+        await requireDataSet(engine, 'metrics', '/metrics');
+        const range: Json = {};
+        if (query.from !== undefined) range.gte = `${query.from}T00:00:00.000Z`;
+        if (query.to !== undefined) range.lte = `${query.to}T00:00:00.000Z`;
+        const found = await engine.search<{ date: string; values: Json }>('metrics', {
+          query: {
+            bool: {
+              filter: [
+                { term: { metric_id: params.METRIC_ID } },
+                ...(Object.keys(range).length === 0 ? [] : [{ range: { date: range } }]),
+              ],
+            },
+          },
+          sort: [{ date: 'asc' }],
+          size: 10_000,
+        });
+        return found.hits.hits.map((h) => ({ date: h._source?.date, [params.METRIC_ID]: h._source?.values ?? {} }));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/balances',
+      dataSet: 'balances',
+      summary: 'Top 10,000 accounts by XRP balance (a snapshot, not real time)',
+      tags: ['Other resources'],
+      params: NoParams,
+      query: Type.Object(
+        {
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 10_000, description: '1-10000.' })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 9_999, default: 0, description: '0-9999.' })),
+        },
+        { additionalProperties: false },
+      ),
+      response: Type.Array(AnyObject, { description: 'Largest balance first; `balance` in drops.' }),
+      handler: async (_ctx, { query }) => {
+        await requireDataSet(engine, 'balances', '/balances');
+        const found = await engine.search<Json>('balances', {
+          query: { match_all: {} },
+          sort: [{ rank: 'asc' }],
+          from: query.offset ?? 0,
+          size: Math.min(query.limit ?? 10_000, 10_000 - (query.offset ?? 0)),
+        });
+        const docs = found.hits.hits.map((h) => h._source ?? {});
+        const labels = await lookupLabels(
+          engine,
+          docs.map((d) => d.account as string),
+        );
+        return docs.map((d) => shapeBalance(d, labelOf(labels, d.account)));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/account/{ACCOUNT}/walletkyc',
+      dataSet: 'wallet KYC',
+      summary: 'Wallet KYC status of an account',
+      tags: ['Account'],
+      params: Type.Object({ ACCOUNT: AccountParam }),
+      query: NoQuery,
+      response: Type.Object({ account: Type.String(), kycApproved: Type.Boolean() }),
+      handler: async (_ctx, { params }) => {
+        await requireDataSet(engine, 'kyc', '/account/{ACCOUNT}/walletkyc', 'pnpm kyc import <file>');
+        const doc = await engine.get<{ kycApproved: boolean }>('kyc', params.ACCOUNT);
+        return { account: params.ACCOUNT, kycApproved: doc?.kycApproved === true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,132 @@
+import t from 'tap';
+import { createLogger } from '@xle/core';
+import { importNames, importWalletKyc, JOB_NAMES, runJob } from '@xle/ingester';
+import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
+
+const RICHEST = 'rUzWJkXyEtT8ekSSxkBYPqCvHpngcy6Fks';
+const OTHER = 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y';
+const AMM = '8CC0774A3BF66D1D22E76BBDA8E8A232E6B6313834301B3B23E8601196AE6455';
+
+t.test('derived data sets, served once their jobs have run', async (t) => {
+  const target = await loadedIndices(t);
+  const base = await serve(t, target);
+  const notReady = await getJson(`${base}/fact/XRP`);
+  t.equal(notReady.status, 503);
+  t.match(notReady.body, { error: { code: 'DATA_NOT_READY', message: /pnpm ingest facts/ } });
+  for (const name of JOB_NAMES) await runJob({ ...target, logger: createLogger('test', 'silent') }, name);
+  await importNames(target.client, target.naming, 'test', [{ account: RICHEST, name: 'Richest in the fixtures' }]);
+  // The job-run record is cached for 5 s per engine; a fresh app sees the runs at once.
+  const url = await serve(t, target);
+
+  t.test('amendments', async (t) => {
+    const all = await getJson(`${url}/amendments`);
+    t.equal(all.status, 200);
+    const list = all.body as Record<string, unknown>[];
+    t.ok(list.length >= 115);
+    t.same(
+      list.map((a) => a.name),
+      list.map((a) => a.name).sort(),
+      'ordered by name',
+    );
+    for (const a of list) {
+      t.match(a, { amendment_id: /^[0-9A-F]{64}$/, enabled: Boolean, supported: Boolean }, String(a.name));
+      t.ok(a.majority === null || typeof a.majority === 'string');
+      if (a.enabled === true) t.match(a, { enabled_on: /^\d{4}-\d\d-\d\dT/, tx_hash: /^[0-9A-F]{64}$/ });
+      t.notOk('updated_at' in a);
+    }
+    const one = await getJson(`${url}/amendment/${AMM.toLowerCase()}`);
+    t.match(one, {
+      status: 200,
+      body: {
+        amendment_id: AMM,
+        name: 'AMM',
+        introduced: '1.12.0',
+        enabled: true,
+        enabled_on: '2024-03-22T20:11:41.000Z',
+      },
+    });
+    t.match(await getJson(`${url}/amendment/${'A'.repeat(64)}`), {
+      status: 404,
+      body: { error: { code: 'NOT_FOUND' } },
+    });
+  });
+
+  t.test('facts', async (t) => {
+    const counts = await getJson(`${url}/fact/ObjectCount`);
+    t.equal(counts.status, 200);
+    t.match(counts.body, { AccountRoot: /^\d+$/, Offer: /^\d+$/, Amendments: '0', FeeSettings: '0' });
+    const xrp = (await getJson(`${url}/fact/XRP`)).body as Record<string, string>;
+    t.equal(xrp.total_supply, '99986441776.131104', 'total_coins of ledger 94084608, the newest fixture');
+    t.match(await getJson(`${url}/fact/AMM/pools`), { status: 200, body: { value: '1' } });
+    t.match(await getJson(`${url}/fact/AMM/nothing`), { status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    t.match(await getJson(`${url}/fact/BTC`), { status: 400, body: { error: { code: 'INVALID_PARAMETER' } } });
+  });
+
+  t.test('metrics', async (t) => {
+    const all = (await getJson(`${url}/metrics/metric`)).body as { date: string; metric: Record<string, number> }[];
+    t.ok(all.length > 10);
+    t.same(
+      all.map((r) => r.date),
+      all.map((r) => r.date).sort(),
+      'oldest first',
+    );
+    for (const r of all)
+      t.match(r.metric, {
+        accounts_created: Number,
+        ledger_count: Number,
+        ledger_interval: Number,
+        payments_count: Number,
+        transaction_count: Number,
+        tx_per_ledger: Number,
+      });
+    const day = await getJson(`${url}/metrics/type?from=2025-02-12&to=2025-02-12`);
+    t.same(day.body, [
+      {
+        date: '2025-02-12T00:00:00.000Z',
+        type: { AMMDeposit: 1, OfferCancel: 4, OfferCreate: 47, Payment: 18, TrustSet: 12, UNLModify: 1 },
+      },
+    ]);
+    t.match(await getJson(`${url}/metrics/amm?from=2025-02-12`), { body: [{ amm: { AMMDeposit: 1, total: 1 } }] });
+    t.match(await getJson(`${url}/metrics/type?from=12-02-2025`), {
+      status: 400,
+      body: { error: { code: 'INVALID_PARAMETER' } },
+    });
+    t.match(await getJson(`${url}/metrics/gdp`), { status: 400 });
+  });
+
+  t.test('balances', async (t) => {
+    const top = (await getJson(`${url}/balances?limit=3`)).body as {
+      account: string;
+      balance: number;
+      name: unknown;
+    }[];
+    t.same(top[0], {
+      account: RICHEST,
+      balance: 184093379143331,
+      name: { account: RICHEST, name: 'Richest in the fixtures', _id: RICHEST, __v: 0 },
+    });
+    t.equal(top.length, 3);
+    t.ok(top[0]!.balance >= top[1]!.balance && top[1]!.balance >= top[2]!.balance);
+    t.equal(top[1]?.name, null);
+    const next = (await getJson(`${url}/balances?limit=2&offset=1`)).body as { account: string }[];
+    t.same(
+      next.map((b) => b.account),
+      top.slice(1).map((b) => b.account),
+    );
+    const all = (await getJson(`${url}/balances`)).body as unknown[];
+    t.ok(all.length > 400, 'every account of the fixtures, up to 10,000');
+    t.match(await getJson(`${url}/balances?limit=10001`), { status: 400 });
+  });
+
+  t.test('wallet KYC: DATA_NOT_READY until an import, then the status of each account', async (t) => {
+    t.match(await getJson(`${url}/account/${OTHER}/walletkyc`), {
+      status: 503,
+      body: { error: { code: 'DATA_NOT_READY', message: /pnpm kyc import/ } },
+    });
+    await importWalletKyc(target.client, target.naming, 'test', [{ account: RICHEST, kycApproved: true }]);
+    const fresh = await serve(t, target);
+    t.same((await getJson(`${fresh}/account/${RICHEST}/walletkyc`)).body, { account: RICHEST, kycApproved: true });
+    t.same((await getJson(`${fresh}/account/${OTHER}/walletkyc`)).body, { account: OTHER, kycApproved: false });
+    t.match(await getJson(`${fresh}/account/rBAD/walletkyc`), { status: 400 });
+  });
+});

@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client, IndexNaming } from '@xle/core';
+import { indexName, repoRoot } from '@xle/core';
+import { FIXED_OBJECT_IDS } from '../transform/fixed-objects.js';
+import { rippleTimeToIso } from '../transform/time.js';
+import type { AsOf, DataSetDocument } from './data-set.js';
+
+/** One entry of the bundled list (`packages/ingester/data/amendments.json`, `pnpm amendments:bundle`). */
+export interface KnownAmendment {
+  id: string;
+  name: string;
+  introduced: string;
+  retired: boolean;
+  obsolete: boolean;
+  removed_in?: string;
+  enabled?: { ledger_index: number; tx_hash: string; date: string };
+}
+
+/** The fields of an indexed EnableAmendment transaction the job reads. */
+export interface EnableAmendmentTx {
+  Amendment: string;
+  Flags?: number;
+  ledger_index: number;
+  hash: string;
+  _date: string;
+}
+
+/** The Amendments singleton ledger entry (enabled amendments and those holding a majority). */
+export interface AmendmentsEntry {
+  Amendments?: string[];
+  Majorities?: { Majority: { Amendment: string; CloseTime: number } }[];
+}
+
+export interface AmendmentDoc {
+  amendment_id: string;
+  name?: string;
+  introduced?: string;
+  enabled: boolean;
+  majority: string | null;
+  supported: boolean;
+  obsolete: boolean;
+  retired: boolean;
+  enabled_on?: string;
+  ledger_index?: number;
+  tx_hash?: string;
+  updated_at: string;
+}
+
+/** EnableAmendment flags (rippled TxFlags.h): a validator majority gained, or lost. */
+const TF_GOT_MAJORITY = 0x00010000;
+const TF_LOST_MAJORITY = 0x00020000;
+
+export function loadKnownAmendments(file = join(repoRoot, 'packages/ingester/data/amendments.json')): KnownAmendment[] {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { amendments: KnownAmendment[] }).amendments;
+}
+
+/**
+ * One document per amendment, from three sources in order of authority (pure):
+ * 1. the indexed EnableAmendment pseudo-transactions, in ledger order: Flags 0 enables,
+ *    tfGotMajority starts a majority at the ledger's close, tfLostMajority ends it;
+ * 2. the indexed Amendments ledger entry: its `Amendments` are enabled and its `Majorities`
+ *    hold a majority since their CloseTime (this entry is the current truth when present);
+ * 3. the bundled list: names, the version that introduced each, retirement, and the enabling
+ *    ledger of history older than the indexed ledgers.
+ * `supported` means a current rippled knows it: listed and not removed. `count`, `threshold`
+ * and `validations` come from validators' votes and are absent here.
+ */
+export function buildAmendmentDocs(
+  known: readonly KnownAmendment[],
+  transactions: readonly EnableAmendmentTx[],
+  entry: AmendmentsEntry | undefined,
+  asOf: AsOf,
+): DataSetDocument[] {
+  const byId = new Map(known.map((k) => [k.id, k]));
+  const ids = new Set<string>(known.map((k) => k.id));
+  const enabledBy = new Map<string, EnableAmendmentTx>();
+  const majorityOf = new Map<string, string | null>();
+  for (const tx of [...transactions].sort((a, b) => a.ledger_index - b.ledger_index)) {
+    ids.add(tx.Amendment);
+    const flags = tx.Flags ?? 0;
+    if ((flags & TF_GOT_MAJORITY) !== 0) majorityOf.set(tx.Amendment, tx._date);
+    else if ((flags & TF_LOST_MAJORITY) !== 0) majorityOf.set(tx.Amendment, null);
+    else {
+      enabledBy.set(tx.Amendment, tx);
+      majorityOf.set(tx.Amendment, null);
+    }
+  }
+  const enabledInEntry = new Set(entry?.Amendments ?? []);
+  if (entry !== undefined) {
+    // The ledger entry is the state after every transaction: it replaces what they implied.
+    for (const id of majorityOf.keys()) majorityOf.set(id, null);
+    for (const { Majority: m } of entry.Majorities ?? []) {
+      ids.add(m.Amendment);
+      majorityOf.set(m.Amendment, rippleTimeToIso(m.CloseTime));
+    }
+    enabledInEntry.forEach((id) => ids.add(id));
+  }
+  return [...ids].sort().map((id) => {
+    const k = byId.get(id);
+    const tx = enabledBy.get(id);
+    const history = k?.enabled;
+    const enabled = tx !== undefined || enabledInEntry.has(id) || history !== undefined;
+    const doc: AmendmentDoc = {
+      amendment_id: id,
+      ...(k === undefined ? {} : { name: k.name, introduced: k.introduced }),
+      enabled,
+      majority: enabled ? null : (majorityOf.get(id) ?? null),
+      supported: k !== undefined && !k.obsolete,
+      obsolete: k?.obsolete ?? false,
+      retired: k?.retired ?? false,
+      updated_at: asOf.close_time,
+    };
+    if (tx !== undefined) Object.assign(doc, { enabled_on: tx._date, ledger_index: tx.ledger_index, tx_hash: tx.hash });
+    else if (history !== undefined)
+      Object.assign(doc, { enabled_on: history.date, ledger_index: history.ledger_index, tx_hash: history.tx_hash });
+    return { _id: id, doc: doc as unknown as Record<string, unknown> };
+  });
+}
+
+/** Reads what `buildAmendmentDocs` needs from the indexed transactions and ledger objects. */
+export async function readAmendmentSources(
+  client: Client,
+  naming: IndexNaming,
+): Promise<{ transactions: EnableAmendmentTx[]; entry: AmendmentsEntry | undefined }> {
+  const transactions: EnableAmendmentTx[] = [];
+  let after: (string | number)[] | undefined;
+  for (;;) {
+    const page = await client.search<EnableAmendmentTx>({
+      index: indexName(naming, 'transactions'),
+      query: {
+        bool: {
+          filter: [
+            { term: { TransactionType: 'EnableAmendment' } },
+            { term: { 'meta.TransactionResult': 'tesSUCCESS' } },
+          ],
+        },
+      },
+      sort: [{ ledger_index: 'asc' }, { hash: 'asc' }],
+      _source: ['Amendment', 'Flags', 'ledger_index', 'hash', '_date'],
+      size: 1000,
+      ...(after === undefined ? {} : { search_after: after }),
+    });
+    const hits = page.hits.hits;
+    for (const hit of hits) if (hit._source !== undefined) transactions.push(hit._source);
+    if (hits.length < 1000) break;
+    after = hits[hits.length - 1]?.sort as (string | number)[];
+  }
+  const found = await client.get<AmendmentsEntry & { deleted?: boolean }>(
+    { index: indexName(naming, 'objects'), id: FIXED_OBJECT_IDS.Amendments },
+    { ignore: [404] },
+  );
+  const entry = found.found && found._source?.deleted !== true ? found._source : undefined;
+  return { transactions, entry };
+}

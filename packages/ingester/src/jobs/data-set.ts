@@ -1,0 +1,143 @@
+import type { Client, IndexKind, IndexNaming } from '@xle/core';
+import { indexName } from '@xle/core';
+
+/** One document of a derived data set, with its deterministic id. */
+export interface DataSetDocument {
+  _id: string;
+  doc: Record<string, unknown>;
+}
+
+/** What a derived data set was computed from: the newest indexed ledger at the time. */
+export interface AsOf {
+  ledger_index: number;
+  /** ISO 8601 close time of that ledger. */
+  close_time: string;
+  /** XRP in existence after that ledger, in drops. */
+  total_coins: string;
+}
+
+export interface JobStatus {
+  kind: 'job';
+  job: string;
+  status: 'complete';
+  ledger_index: number;
+  documents: number;
+  removed: number;
+  updated_at: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface ReplaceResult {
+  written: number;
+  removed: number;
+}
+
+const CHUNK = 1000;
+
+/**
+ * Makes `selector`'s part of the `kind` index hold exactly `documents`: every document is
+ * (re)written under its deterministic id, then every other document of that part is deleted.
+ * A run killed half-way leaves each document whole (old or new), and the next run ends in the
+ * same state as an uninterrupted one, so a job is idempotent and resumable by running it again.
+ * Stale documents are found with a point in time and deleted by id, because `_delete_by_query`
+ * lives in a module not every deployment has.
+ */
+export async function replaceDataSet(
+  client: Client,
+  naming: IndexNaming,
+  kind: IndexKind,
+  documents: readonly DataSetDocument[],
+  selector: Record<string, unknown> = { match_all: {} },
+): Promise<ReplaceResult> {
+  const index = indexName(naming, kind);
+  for (let at = 0; at < documents.length; at += CHUNK) {
+    const chunk = documents.slice(at, at + CHUNK);
+    const response = await client.bulk({
+      operations: chunk.flatMap((d) => [{ index: { _index: index, _id: d._id } }, d.doc]),
+      filter_path: 'errors,items.*.error,items.*._id',
+    });
+    if (response.errors) {
+      const failed = response.items.find((i) => i.index?.error !== undefined)?.index;
+      throw new Error(`the ${kind} index refused document ${failed?._id ?? '?'}: ${failed?.error?.reason ?? '?'}`);
+    }
+  }
+  await client.indices.refresh({ index });
+  const keep = new Set(documents.map((d) => d._id));
+  const stale: string[] = [];
+  const pit = await client.openPointInTime({ index, keep_alive: '1m' });
+  try {
+    let after: estypesSort | undefined;
+    for (;;) {
+      const page = await client.search({
+        pit: { id: pit.id, keep_alive: '1m' },
+        query: selector,
+        sort: ['_shard_doc'],
+        size: CHUNK,
+        _source: false,
+        ...(after === undefined ? {} : { search_after: after }),
+      });
+      const hits = page.hits.hits;
+      for (const hit of hits) if (hit._id !== undefined && !keep.has(hit._id)) stale.push(hit._id);
+      if (hits.length < CHUNK) break;
+      after = hits[hits.length - 1]?.sort as estypesSort;
+    }
+  } finally {
+    await client.closePointInTime({ id: pit.id }).catch(() => undefined);
+  }
+  for (let at = 0; at < stale.length; at += CHUNK) {
+    const response = await client.bulk({
+      operations: stale.slice(at, at + CHUNK).map((id) => ({ delete: { _index: index, _id: id } })),
+    });
+    if (response.errors) throw new Error(`the ${kind} index refused to delete stale documents`);
+  }
+  await client.indices.refresh({ index });
+  return { written: documents.length, removed: stale.length };
+}
+
+type estypesSort = (string | number | boolean | null)[];
+
+/** The newest indexed ledger, or undefined when nothing is indexed yet. */
+export async function readAsOf(client: Client, naming: IndexNaming): Promise<AsOf | undefined> {
+  const found = await client.search<{ ledger_index: number; close_time_human?: string; total_coins: string }>({
+    index: indexName(naming, 'ledgers'),
+    size: 1,
+    sort: [{ ledger_index: 'desc' }],
+    _source: ['ledger_index', 'close_time_human', 'total_coins'],
+  });
+  const ledger = found.hits.hits[0]?._source;
+  if (ledger === undefined) return undefined;
+  return {
+    ledger_index: ledger.ledger_index,
+    close_time: ledger.close_time_human ?? '',
+    total_coins: String(ledger.total_coins),
+  };
+}
+
+const statusId = (job: string): string => `job.${job}`;
+
+/**
+ * Records a job's completed run in the ingest-state index. It is written only after the whole
+ * data set is in place; the REST routes answer DATA_NOT_READY until it exists.
+ */
+export async function recordJobRun(
+  client: Client,
+  naming: IndexNaming,
+  status: Omit<JobStatus, 'kind' | 'status' | 'updated_at'>,
+): Promise<JobStatus> {
+  const doc: JobStatus = { kind: 'job', status: 'complete', ...status, updated_at: new Date().toISOString() };
+  await client.index({
+    index: indexName(naming, 'ingest-state'),
+    id: statusId(status.job),
+    document: doc,
+    refresh: true,
+  });
+  return doc;
+}
+
+export async function readJobRun(client: Client, naming: IndexNaming, job: string): Promise<JobStatus | undefined> {
+  const found = await client.get<JobStatus>(
+    { index: indexName(naming, 'ingest-state'), id: statusId(job) },
+    { ignore: [404] },
+  );
+  return found.found ? found._source : undefined;
+}

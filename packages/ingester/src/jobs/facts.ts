@@ -1,0 +1,254 @@
+import BigNumber from 'bignumber.js';
+import type { Client, IndexNaming } from '@xle/core';
+import { indexName } from '@xle/core';
+import { RIPPLE_EPOCH_OFFSET } from '../transform/time.js';
+import type { AsOf, DataSetDocument } from './data-set.js';
+
+export const FACT_NAMESPACES = ['AMM', 'ObjectCount', 'XRP'] as const;
+export type FactNamespace = (typeof FACT_NAMESPACES)[number];
+
+/**
+ * Ledger object types the ObjectCount namespace always lists (the spec's table), with "0" when
+ * none is indexed; any other type found is listed too.
+ */
+export const LISTED_OBJECT_TYPES = [
+  'AccountRoot',
+  'DirectoryNode',
+  'Offer',
+  'NFTokenPage',
+  'RippleState',
+  'NFTokenOffer',
+  'SignerList',
+  'Ticket',
+  'LedgerHashes',
+  'Escrow',
+  'PayChannel',
+  'Check',
+  'DepositPreauth',
+  'NegativeUNL',
+  'FeeSettings',
+  'Amendments',
+] as const;
+
+/** XRP balance brackets, in XRP: [from, to). The last one is open-ended. */
+export const XRP_BRACKETS = [0, 20, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000] as const;
+
+const bracketName = (i: number): string => {
+  const from = XRP_BRACKETS[i] ?? 0;
+  const to = XRP_BRACKETS[i + 1];
+  return to === undefined ? `${from}_plus` : `${from}_${to}`;
+};
+
+/** Every fact name of the AMM and XRP namespaces, with its meaning (the README and OpenAPI show them). */
+export const FACT_DESCRIPTIONS: Record<'AMM' | 'XRP', Record<string, string>> = {
+  XRP: {
+    total_supply: 'XRP in existence: total_coins of the newest indexed ledger.',
+    destroyed: 'XRP destroyed by fees since the genesis ledger (100,000,000,000 minus total_supply).',
+    accounts: 'Accounts (AccountRoot entries) in the indexed state.',
+    in_accounts: 'Sum of those accounts’ balances, in XRP.',
+    in_escrow: 'XRP locked in Escrow entries.',
+    in_paychannels: 'XRP left in payment channels (Amount minus Balance of each PayChannel).',
+    ...Object.fromEntries(
+      XRP_BRACKETS.flatMap((_, i) => [
+        [`accounts_${bracketName(i)}`, `Accounts holding ${describeBracket(i)}.`],
+        [`balance_${bracketName(i)}`, `XRP held by the accounts holding ${describeBracket(i)}.`],
+      ]),
+    ),
+  },
+  AMM: {
+    pools: 'AMM pools (AMM entries) in the indexed state.',
+    pools_xrp: 'Pools with XRP as one of their two assets.',
+    xrp_locked: 'XRP held by AMM accounts, in XRP.',
+    trading_fee_avg: 'Mean trading fee of the pools, in units of 1/100,000 (1000 = 1 %).',
+    auction_slots_active: 'Pools whose auction slot is held and not expired at the newest indexed ledger.',
+  },
+};
+
+function describeBracket(i: number): string {
+  const from = XRP_BRACKETS[i] ?? 0;
+  const to = XRP_BRACKETS[i + 1];
+  return to === undefined
+    ? `${from.toLocaleString('en')} XRP or more`
+    : `${from.toLocaleString('en')} to under ${to.toLocaleString('en')} XRP`;
+}
+
+/** What the facts job reads from the engine (all of it aggregations over the indexed state). */
+export interface FactInputs {
+  objectCounts: Record<string, number>;
+  totalCoinsDrops: string;
+  accounts: number;
+  inAccounts: number;
+  inEscrow: number;
+  inPayChannels: { amount: number; balance: number };
+  brackets: { accounts: number; balance: number }[];
+  amm: { pools: number; poolsXrp: number; xrpLocked: number; tradingFeeAvg: number | null; auctionSlotsActive: number };
+}
+
+/** XRP amounts to 6 decimals (drops), as decimal strings without exponent. */
+const xrp = (value: number | BigNumber): string => new BigNumber(value).decimalPlaces(6).toFixed();
+
+const GENESIS_XRP = new BigNumber('100000000000');
+
+/** The fact documents, `_id` = `<namespace>.<fact_id>` (pure). */
+export function buildFactDocs(inputs: FactInputs, asOf: AsOf): DataSetDocument[] {
+  const facts: [FactNamespace, string, string][] = [];
+  const types = new Set<string>([...LISTED_OBJECT_TYPES, ...Object.keys(inputs.objectCounts)]);
+  for (const type of [...types].sort()) facts.push(['ObjectCount', type, String(inputs.objectCounts[type] ?? 0)]);
+  const supply = new BigNumber(inputs.totalCoinsDrops).shiftedBy(-6);
+  facts.push(
+    ['XRP', 'total_supply', supply.toFixed()],
+    ['XRP', 'destroyed', GENESIS_XRP.minus(supply).toFixed()],
+    ['XRP', 'accounts', String(inputs.accounts)],
+    ['XRP', 'in_accounts', xrp(inputs.inAccounts)],
+    ['XRP', 'in_escrow', xrp(inputs.inEscrow)],
+    ['XRP', 'in_paychannels', xrp(new BigNumber(inputs.inPayChannels.amount).minus(inputs.inPayChannels.balance))],
+  );
+  inputs.brackets.forEach((b, i) => {
+    facts.push(['XRP', `accounts_${bracketName(i)}`, String(b.accounts)]);
+    facts.push(['XRP', `balance_${bracketName(i)}`, xrp(b.balance)]);
+  });
+  const amm = inputs.amm;
+  facts.push(
+    ['AMM', 'pools', String(amm.pools)],
+    ['AMM', 'pools_xrp', String(amm.poolsXrp)],
+    ['AMM', 'xrp_locked', xrp(amm.xrpLocked)],
+    [
+      'AMM',
+      'trading_fee_avg',
+      amm.tradingFeeAvg === null ? '0' : new BigNumber(amm.tradingFeeAvg).decimalPlaces(2).toFixed(),
+    ],
+    ['AMM', 'auction_slots_active', String(amm.auctionSlotsActive)],
+  );
+  return facts.map(([namespace, fact_id, value]) => ({
+    _id: `${namespace}.${fact_id}`,
+    doc: {
+      namespace,
+      fact_id,
+      value,
+      _value: Number(value),
+      ledger_index: asOf.ledger_index,
+      computed_at: asOf.close_time,
+    },
+  }));
+}
+
+const live = { term: { deleted: false } };
+
+interface SumAgg {
+  value: number | null;
+}
+interface CountAgg {
+  doc_count: number;
+}
+
+/** Reads the facts' inputs with aggregations over the indexed accounts and ledger objects. */
+export async function readFactInputs(client: Client, naming: IndexNaming, asOf: AsOf): Promise<FactInputs> {
+  const objects = indexName(naming, 'objects');
+  const accounts = indexName(naming, 'accounts');
+  const rippleNow = Math.floor(Date.parse(asOf.close_time) / 1000) - RIPPLE_EPOCH_OFFSET;
+  const [objectAggs, accountAggs, slotsActive] = await Promise.all([
+    client.search({
+      index: objects,
+      size: 0,
+      query: { bool: { filter: [live] } },
+      aggs: {
+        types: { terms: { field: 'LedgerEntryType', size: 200 } },
+        escrow: {
+          filter: { bool: { filter: [{ term: { LedgerEntryType: 'Escrow' } }, { term: { 'Amount.native': true } }] } },
+          aggs: { xrp: { sum: { field: 'Amount._value' } } },
+        },
+        channels: {
+          filter: {
+            bool: { filter: [{ term: { LedgerEntryType: 'PayChannel' } }, { term: { 'Amount.native': true } }] },
+          },
+          aggs: { amount: { sum: { field: 'Amount._value' } }, balance: { sum: { field: 'Balance._value' } } },
+        },
+        amm: {
+          filter: { term: { LedgerEntryType: 'AMM' } },
+          aggs: {
+            xrp: {
+              filter: {
+                bool: {
+                  should: [{ term: { 'Asset.native': true } }, { term: { 'Asset2.native': true } }],
+                  minimum_should_match: 1,
+                },
+              },
+            },
+            fee: { avg: { field: 'TradingFee' } },
+          },
+        },
+      },
+    }),
+    client.search({
+      index: accounts,
+      size: 0,
+      track_total_hits: true,
+      query: { bool: { filter: [live] } },
+      aggs: {
+        total: { sum: { field: 'Balance._value' } },
+        brackets: {
+          range: {
+            field: 'Balance._value',
+            ranges: XRP_BRACKETS.map((from, i) => {
+              const to = XRP_BRACKETS[i + 1];
+              return to === undefined ? { from } : { from, to };
+            }),
+          },
+          aggs: { balance: { sum: { field: 'Balance._value' } } },
+        },
+        amm: { filter: { exists: { field: 'AMMID' } }, aggs: { xrp: { sum: { field: 'Balance._value' } } } },
+      },
+    }),
+    countActiveAuctionSlots(client, objects, rippleNow),
+  ]);
+  const o = objectAggs.aggregations as Record<string, unknown>;
+  const a = accountAggs.aggregations as Record<string, unknown>;
+  const typeBuckets = (o.types as { buckets: { key: string; doc_count: number }[] }).buckets;
+  const escrow = o.escrow as CountAgg & { xrp: SumAgg };
+  const channels = o.channels as CountAgg & { amount: SumAgg; balance: SumAgg };
+  const amm = o.amm as CountAgg & { xrp: CountAgg; fee: SumAgg };
+  const brackets = (a.brackets as { buckets: (CountAgg & { balance: SumAgg })[] }).buckets;
+  const ammAccountsAgg = a.amm as CountAgg & { xrp: SumAgg };
+  return {
+    objectCounts: Object.fromEntries(typeBuckets.map((b) => [b.key, b.doc_count])),
+    totalCoinsDrops: asOf.total_coins,
+    accounts:
+      typeof accountAggs.hits.total === 'number' ? accountAggs.hits.total : (accountAggs.hits.total?.value ?? 0),
+    inAccounts: (a.total as SumAgg).value ?? 0,
+    inEscrow: escrow.xrp.value ?? 0,
+    inPayChannels: { amount: channels.amount.value ?? 0, balance: channels.balance.value ?? 0 },
+    brackets: brackets.map((b) => ({ accounts: b.doc_count, balance: b.balance.value ?? 0 })),
+    amm: {
+      pools: amm.doc_count,
+      poolsXrp: amm.xrp.doc_count,
+      xrpLocked: ammAccountsAgg.xrp.value ?? 0,
+      tradingFeeAvg: amm.fee.value,
+      auctionSlotsActive: slotsActive,
+    },
+  };
+}
+
+/**
+ * AMMs whose auction slot expires after `now`. AuctionSlot is a flattened field, which ranges
+ * compare as text, so the expirations are read and compared here, a page of pools at a time.
+ */
+async function countActiveAuctionSlots(client: Client, index: string, now: number): Promise<number> {
+  let active = 0;
+  let after: (string | number)[] | undefined;
+  for (;;) {
+    const page = await client.search<{ AuctionSlot?: { Expiration?: number } }>({
+      index,
+      query: {
+        bool: { filter: [live, { term: { LedgerEntryType: 'AMM' } }, { exists: { field: 'AuctionSlot.Account' } }] },
+      },
+      sort: [{ index: 'asc' }],
+      size: 1000,
+      _source: ['AuctionSlot.Expiration'],
+      ...(after === undefined ? {} : { search_after: after }),
+    });
+    const hits = page.hits.hits;
+    for (const hit of hits) if (Number(hit._source?.AuctionSlot?.Expiration ?? 0) > now) active += 1;
+    if (hits.length < 1000) return active;
+    after = hits[hits.length - 1]?.sort as (string | number)[];
+  }
+}

@@ -1,0 +1,24 @@
+import type { Client, IndexNaming } from '@xle/core';
+import { recordJobRun } from '../jobs/data-set.js';
+import { importAccountRecords, type NamesImportResult } from '../names/import.js';
+import type { KycRecord } from './wallet-kyc.js';
+
+/**
+ * Replaces one source's wallet KYC records, then records the import as the `kyc` data set's run,
+ * which is what makes `/account/{ACCOUNT}/walletkyc` answer instead of DATA_NOT_READY.
+ */
+export async function importWalletKyc(
+  client: Client,
+  naming: IndexNaming,
+  source: string,
+  records: readonly KycRecord[],
+): Promise<NamesImportResult> {
+  const result = await importAccountRecords(client, naming, 'kyc', source, records);
+  await recordJobRun(client, naming, {
+    job: 'kyc',
+    ledger_index: 0,
+    documents: result.written,
+    removed: result.removed,
+  });
+  return result;
+}
