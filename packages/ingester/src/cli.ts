@@ -11,6 +11,8 @@ import {
   namingOf,
 } from '@xle/core';
 import type { LedgerInput } from './input/normalize-ledger.js';
+import { snapshotNetwork } from './jobs/network.js';
+import { crawlNodes } from './jobs/nodes.js';
 import { isJobName, JOB_NAMES, runJob, type JobName } from './jobs/run.js';
 import { runPipeline, type IngestTotals } from './pipeline.js';
 import { BulkSink } from './sink/bulk-sink.js';
@@ -30,7 +32,23 @@ const USAGE = `usage: ingest <command>
                                 compute one derived data set from the indexed ledgers (idempotent: a
                                 re-run, or a run after a kill, ends in the same index)
   jobs                          run every derived-data job above, in that order
+  network [--every SECONDS]     snapshot rippled's fee and server_info (RIPPLED_URL); with --every, repeat
+                                until interrupted
+  nodes --seed URL [--seed URL]... [--depth N] [--max-servers N]
+                                crawl peer nodes from rippled /crawl answers (https://host:51235/crawl),
+                                following peers N levels deep (default 1)
 The source name (default: "files" for file, "rippled" otherwise) keys the checkpoint.`;
+
+/** Waits `ms`, or less when `signal` aborts first. */
+function sleepUnless(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 function option(args: string[], name: string): string | undefined {
   const at = args.indexOf(name);
@@ -121,6 +139,47 @@ async function main(argv: string[]): Promise<number> {
         console.log(
           `${name}: ${status.documents} documents as of ledger ${status.ledger_index} (${status.removed} stale removed)`,
         );
+      }
+      return 0;
+    }
+    if (command === 'nodes') {
+      const seeds = args.flatMap((a, i) => (args[i - 1] === '--seed' ? [a] : []));
+      if (seeds.length === 0 || seeds.some((u) => !/^https?:\/\//.test(u)))
+        throw new BadRequestError('nodes needs at least one --seed http(s)://host:port/crawl');
+      const depth = Number(option(args, '--depth') ?? 1);
+      const maxServers = Number(option(args, '--max-servers') ?? 500);
+      if (!Number.isInteger(depth) || depth < 0 || !Number.isInteger(maxServers) || maxServers < 1)
+        throw new BadRequestError('--depth takes an integer >= 0 and --max-servers an integer >= 1');
+      await applyTemplates(client, naming);
+      const result = await crawlNodes(client, naming, seeds, {
+        depth,
+        maxServers,
+        timeoutMs: 5000,
+        concurrency: 16,
+        logger,
+      });
+      console.log(
+        `nodes: ${result.nodes} nodes from ${result.crawled} /crawl answers (${result.failed} servers did not answer)`,
+      );
+      return 0;
+    }
+    if (command === 'network') {
+      await applyTemplates(client, naming);
+      const every = option(args, '--every');
+      const seconds = every === undefined ? 0 : Number(every);
+      if (!Number.isFinite(seconds) || seconds < 0) throw new BadRequestError('--every takes a number of seconds');
+      const rippled = new RippledSource({ url: config.xrpl.url, logger, attempts: 3, requestTimeoutMs: 10000 });
+      const controller = new AbortController();
+      process.once('SIGINT', () => controller.abort());
+      process.once('SIGTERM', () => controller.abort());
+      try {
+        do {
+          const snapshots = await snapshotNetwork(client, naming, rippled, config.xrpl.url);
+          console.log(snapshots.map((s) => `${s.doc.kind} at ledger ${s.doc.ledger_index}`).join(', '));
+          if (seconds > 0) await sleepUnless(controller.signal, seconds * 1000);
+        } while (seconds > 0 && !controller.signal.aborted);
+      } finally {
+        await rippled.close();
       }
       return 0;
     }

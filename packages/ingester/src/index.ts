@@ -25,3 +25,5 @@ export * from './jobs/balances.js';
 export * from './jobs/run.js';
 export * from './kyc/wallet-kyc.js';
 export * from './kyc/import.js';
+export * from './jobs/network.js';
+export * from './jobs/nodes.js';

@@ -7,8 +7,8 @@ type Json = Record<string, unknown>;
 /**
  * A small WebSocket server standing in for rippled, because no XRPL server is reachable from
  * these machines. It answers the real xrpl Client with messages built from real recorded data:
- * `ledger` answers in API v2 form from the fixture ledgers, `server_info` from the recorded
- * mainnet answer, `ping`, `subscribe` and the validated-ledger stream; and it can refuse a
+ * `ledger` answers in API v2 form from the fixture ledgers, `server_info` and `fee` from the
+ * recorded mainnet answers, `ping`, `subscribe` and the validated-ledger stream; and it can refuse a
  * ledger (lgrNotFound) or drop every connection, as a real server or network does.
  */
 export class ReplayRippled {
@@ -95,6 +95,14 @@ export class ReplayRippled {
             complete_ledgers: `32570-${this.validated}`,
           },
         });
+      }
+      case 'fee': {
+        // The recorded mainnet answer of the rippled reference (ledger 26575101).
+        const examples = readFixture<{ examples: { method: string; tab: string; response: { result: Json } }[] }>(
+          'rpc/xrpl-dev-portal/doc-examples.json',
+        ).examples;
+        const recorded = examples.find((e) => e.method === 'fee' && e.tab === 'WebSocket');
+        return recorded === undefined ? fail('internal', 'no recorded fee answer') : reply(recorded.response.result);
       }
       case 'subscribe':
         this.subscribers.add(socket);

@@ -3,7 +3,7 @@ import { DataNotReadyError, NotFoundError } from '@xle/core';
 import { FACT_DESCRIPTIONS, type JobStatus } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { labelOf, lookupLabels } from '../labels.js';
-import { AccountParam, HashParam } from '../schemas/params.js';
+import { AccountParam, HashParam, PublicKeyParam } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoParams, NoQuery, type AnyRoute } from '../route.js';
 
 type Json = Record<string, unknown>;
@@ -68,6 +68,38 @@ const factDescription = Object.entries(FACT_DESCRIPTIONS)
         .join(' ')}`,
   )
   .join(' ');
+
+/**
+ * Orders rippled versions newest first (pure): numeric major.minor.patch, and a release above its
+ * own pre-releases (`2.3.0` > `2.3.0-rc2` > `2.3.0-b1`); unparsable strings go last.
+ */
+export function compareVersionsDesc(a: string, b: string): number {
+  const parse = (v: string): [number, number, number, string] | undefined => {
+    const m = /^(?:rippled-)?(\d+)\.(\d+)\.(\d+)(?:-(.+))?$/.exec(v);
+    return m === null ? undefined : [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ?? ''];
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (pa === undefined || pb === undefined) return pa === undefined ? (pb === undefined ? a.localeCompare(b) : 1) : -1;
+  for (let i = 0; i < 3; i += 1) if (pa[i] !== pb[i]) return (pb[i] as number) - (pa[i] as number);
+  if (pa[3] === pb[3]) return 0;
+  if (pa[3] === '') return -1;
+  if (pb[3] === '') return 1;
+  return pb[3].localeCompare(pa[3], 'en', { numeric: true });
+}
+
+/** The newest snapshot of one kind of rippled answer. */
+async function latestSnapshot(engine: Engine, kind: 'fee' | 'server_info'): Promise<Json> {
+  await requireDataSet(engine, 'network', `/network/${kind}`, 'pnpm ingest network');
+  const found = await engine.search<{ payload: Json }>('network', {
+    query: { term: { kind } },
+    sort: [{ taken_at: 'desc' }, { ledger_index: 'desc' }],
+    size: 1,
+  });
+  const payload = found.hits.hits[0]?._source?.payload;
+  if (payload === undefined) throw new DataNotReadyError(`/network/${kind} (computed by \`pnpm ingest network\`)`);
+  return payload;
+}
 
 export function dataSetRoutes(engine: Engine): AnyRoute[] {
   return [
@@ -217,6 +249,97 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
           docs.map((d) => d.account as string),
         );
         return docs.map((d) => shapeBalance(d, labelOf(labels, d.account)));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/network/fee',
+      dataSet: 'network',
+      summary: 'Current network fees: the newest snapshot of rippled’s fee answer',
+      tags: ['Other resources'],
+      params: NoParams,
+      query: NoQuery,
+      response: AnyObject,
+      handler: async () => latestSnapshot(engine, 'fee'),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/network/server_info',
+      dataSet: 'network',
+      summary: 'Server information: the newest snapshot of rippled’s server_info answer',
+      tags: ['Other resources'],
+      params: NoParams,
+      query: NoQuery,
+      response: AnyObject,
+      handler: async () => {
+        const payload = await latestSnapshot(engine, 'server_info');
+        return { info: payload.info ?? {} };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/network/server_versions',
+      dataSet: 'network',
+      summary: 'rippled versions seen on the network (server snapshots, peer nodes, validators), newest first',
+      tags: ['Other resources'],
+      params: NoParams,
+      query: NoQuery,
+      response: Type.Array(Type.String()),
+      handler: async () => {
+        await requireDataSet(engine, 'network', '/network/server_versions', 'pnpm ingest network');
+        const terms = async (kind: 'network' | 'nodes' | 'validators', field: string): Promise<string[]> => {
+          const found = await engine.search(kind, {
+            size: 0,
+            aggs: { versions: { terms: { field, size: 1000 } } },
+          });
+          const agg = found.aggregations?.versions as { buckets: { key: string }[] } | undefined;
+          return (agg?.buckets ?? []).map((b) => String(b.key));
+        };
+        const all = await Promise.all([
+          terms('network', 'build_version'),
+          terms('nodes', 'server_version'),
+          terms('validators', 'server_version.version'),
+        ]);
+        return [...new Set(all.flat())].sort(compareVersionsDesc);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/nodes',
+      dataSet: 'nodes',
+      summary: 'Peer nodes seen by the newest crawl',
+      tags: ['Other resources'],
+      params: NoParams,
+      query: NoQuery,
+      response: Type.Array(AnyObject),
+      handler: async () => {
+        const run = await requireDataSet(engine, 'nodes', '/nodes', 'pnpm ingest nodes --seed URL');
+        const since = (run.detail as { started_at?: string } | undefined)?.started_at ?? run.updated_at;
+        const found = await engine.search<Json>('nodes', {
+          query: { range: { last_seen: { gte: since } } },
+          sort: [{ public_key: 'asc' }],
+          size: 10_000,
+        });
+        return found.hits.hits.map((h) => h._source ?? {});
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/node/{NODE_PUBLIC_KEY}',
+      dataSet: 'nodes',
+      summary: 'One peer node, as last seen',
+      tags: ['Other resources'],
+      params: Type.Object({ NODE_PUBLIC_KEY: PublicKeyParam }),
+      query: NoQuery,
+      response: AnyObject,
+      handler: async (_ctx, { params }) => {
+        await requireDataSet(engine, 'nodes', '/node', 'pnpm ingest nodes --seed URL');
+        const node = await engine.get<Json>('nodes', params.NODE_PUBLIC_KEY);
+        if (node === undefined)
+          throw new NotFoundError(`No crawl has seen node ${params.NODE_PUBLIC_KEY}.`, {
+            public_key: params.NODE_PUBLIC_KEY,
+          });
+        return node;
       },
     }),
     defineRoute({

@@ -4,8 +4,8 @@ import { LimitOffset, PublicKeyParam, TokenParam } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
 
 /**
- * Routes whose data sets are computed by ingester jobs that do not exist yet (tokens, validators,
- * nodes, network). They exist now with their
+ * Routes whose data sets are computed by ingester jobs that do not exist yet (tokens and
+ * validators). They exist now with their
  * validation and schemas, so bad input is still a 400, and otherwise answer 503 DATA_NOT_READY,
  * never an empty 200. Each is replaced by its real handler when its job lands.
  */
@@ -74,16 +74,5 @@ export function pendingRoutes(): AnyRoute[] {
       'validators',
       Type.Object({ PUBLIC_KEY: PublicKeyParam }),
     ),
-    pending('/nodes', 'Active peer nodes', 'Other resources', 'nodes'),
-    pending(
-      '/node/{NODE_PUBLIC_KEY}',
-      'One peer node',
-      'Other resources',
-      'nodes',
-      Type.Object({ NODE_PUBLIC_KEY: PublicKeyParam }),
-    ),
-    pending('/network/fee', 'Current network fees', 'Other resources', 'network'),
-    pending('/network/server_info', 'Server information', 'Other resources', 'network'),
-    pending('/network/server_versions', 'Server versions seen, newest first', 'Other resources', 'network'),
   ];
 }

@@ -1,6 +1,18 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { createLogger } from '@xle/core';
-import { importNames, importWalletKyc, JOB_NAMES, runJob } from '@xle/ingester';
+import { encodeNodePublic } from 'xrpl';
+import { createLogger, indexName } from '@xle/core';
+import {
+  crawlNodes,
+  importNames,
+  importWalletKyc,
+  JOB_NAMES,
+  RippledSource,
+  runJob,
+  snapshotNetwork,
+} from '@xle/ingester';
+import { readFixture, ReplayRippled } from '@xle/test-helpers';
 import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
 
 const RICHEST = 'rUzWJkXyEtT8ekSSxkBYPqCvHpngcy6Fks';
@@ -116,6 +128,87 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
     const all = (await getJson(`${url}/balances`)).body as unknown[];
     t.ok(all.length > 400, 'every account of the fixtures, up to 10,000');
     t.match(await getJson(`${url}/balances?limit=10001`), { status: 400 });
+  });
+
+  t.test('network: snapshots of a rippled replaying recorded mainnet answers', async (t) => {
+    t.match(await getJson(`${url}/network/fee`), { status: 503, body: { error: { code: 'DATA_NOT_READY' } } });
+    const rippled = new ReplayRippled();
+    await rippled.start();
+    rippled.validated = 94084608;
+    const source = new RippledSource({ url: rippled.url, logger: createLogger('test', 'silent'), attempts: 1 });
+    t.teardown(async () => {
+      await source.close();
+      await rippled.stop();
+    });
+    const taken = await snapshotNetwork(target.client, target.naming, source, rippled.url);
+    t.same(
+      taken.map((s) => s._id),
+      ['fee.26575101', 'server_info.94084608'],
+    );
+    const fresh = await serve(t, target);
+    const recordedFee = readFixture<{ examples: { method: string; response: { result: unknown } }[] }>(
+      'rpc/xrpl-dev-portal/doc-examples.json',
+    ).examples.find((e) => e.method === 'fee')?.response.result;
+    t.same((await getJson(`${fresh}/network/fee`)).body, recordedFee, 'the fee answer as rippled gave it');
+    t.match((await getJson(`${fresh}/network/server_info`)).body, {
+      info: { build_version: '1.12.0', validated_ledger: { seq: 94084608 }, peers: 22 },
+    });
+    t.same((await getJson(`${fresh}/network/server_versions`)).body, ['1.12.0']);
+    await snapshotNetwork(target.client, target.naming, source, rippled.url);
+    t.equal(
+      (await target.client.count({ index: indexName(target.naming, 'network') })).count,
+      2,
+      'the same snapshot twice is the same two documents',
+    );
+  });
+
+  t.test('nodes: a crawl of a server answering the recorded /crawl', async (t) => {
+    const crawl = readFixture<{ server: { pubkey_node: string }; overlay: { active: { public_key: string }[] } }>(
+      'rpc/xrpl-dev-portal/peer-crawler.crawl.json',
+    );
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === '/crawl' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(req.url === '/crawl' ? JSON.stringify(crawl) : '{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const seed = `http://127.0.0.1:${(server.address() as AddressInfo).port}/crawl`;
+    // Depth 1 also asks each peer's own /crawl: none is reachable from here, and each failure is counted.
+    const result = await crawlNodes(target.client, target.naming, [seed], {
+      depth: 1,
+      maxServers: 50,
+      timeoutMs: 300,
+      concurrency: 10,
+      logger: createLogger('test', 'silent'),
+    });
+    t.same(result, { nodes: 11, crawled: 1, failed: 10 });
+    const fresh = await serve(t, target);
+    const nodes = (await getJson(`${fresh}/nodes`)).body as Record<string, unknown>[];
+    t.equal(nodes.length, 11, 'the server and its 10 active peers');
+    const peer = crawl.overlay.active[0]!;
+    const key = encodeNodePublic(Buffer.from(peer.public_key, 'base64'));
+    t.match(
+      nodes.find((n) => n.public_key === key),
+      {
+        ip: '88.99.137.170',
+        port: 51235,
+        complete_ledgers: '45498918-45500918',
+        version: 'rippled-1.2.1',
+        server_version: '1.2.1',
+        last_seen: /^\d{4}-/,
+        last_seen_unix: Number,
+      },
+    );
+    t.match(await getJson(`${fresh}/node/${crawl.server.pubkey_node}`), {
+      status: 200,
+      body: { server_version: '1.2.1' },
+    });
+    t.match(await getJson(`${fresh}/node/n9KAa2zVWjPHgfzsE3iZ8HAbzJtPrnoh4H2M2HgE7dfqtvyEb1KJ`), { status: 404 });
+    t.match(await getJson(`${fresh}/node/xyz`), { status: 400 });
+    t.ok(
+      ((await getJson(`${fresh}/network/server_versions`)).body as string[]).includes('1.2.1'),
+      'node versions are listed',
+    );
   });
 
   t.test('wallet KYC: DATA_NOT_READY until an import, then the status of each account', async (t) => {

@@ -250,7 +250,7 @@ t.test('labels', async (t) => {
   t.same(names.body, [{ account: SENDER, name: 'Test sender', domain: 'example.com', verified: true }]);
 });
 
-t.test('routes whose data sets come later answer DATA_NOT_READY, never an empty 200', async (t) => {
+t.test('routes whose data sets are not computed yet answer DATA_NOT_READY, never an empty 200', async (t) => {
   for (const path of [
     '/tokens',
     '/token/USD.rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B',

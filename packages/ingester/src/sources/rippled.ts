@@ -76,36 +76,47 @@ export class RippledSource {
     return Math.min((this.options.backoffMs ?? 500) * 2 ** attempt, this.options.maxBackoffMs ?? 30000);
   }
 
-  /** One validated ledger, transactions expanded, as JSON; retried with backoff and reconnects. */
-  async fetchLedger(ledgerIndex: number): Promise<LedgerInput> {
+  /** Runs `attempt` with backoff and reconnects until it succeeds or the attempts run out. */
+  private async withRetries<T>(what: string, attempt: (client: Client) => Promise<T>): Promise<T> {
     const attempts = this.options.attempts ?? 5;
     let lastError: unknown;
-    for (let attempt = 0; attempt < attempts; attempt += 1) {
+    for (let n = 0; n < attempts; n += 1) {
       try {
-        const client = await this.connection();
-        const response = await client.request({
-          command: 'ledger',
-          ledger_index: ledgerIndex,
-          transactions: true,
-          expand: true,
-          binary: false,
-        });
-        const result = response.result as unknown as { validated?: boolean };
-        if (result.validated === false) throw new SourceError(`ledger ${ledgerIndex} is not validated yet`);
-        return normalizeLedger(response.result);
+        return await attempt(await this.connection());
       } catch (error) {
         lastError = error;
         this.options.logger.warn(
-          { ledgerIndex, attempt: attempt + 1, error: (error as Error).message },
-          'ledger fetch failed, retrying',
+          { what, attempt: n + 1, error: (error as Error).message },
+          'rippled request failed, retrying',
         );
-        await sleep(this.backoff(attempt));
+        await sleep(this.backoff(n));
       }
     }
     throw new SourceError(
-      `ledger ${ledgerIndex} could not be fetched from ${this.options.url} after ${attempts} attempts: ${(lastError as Error)?.message}`,
+      `${what} could not be fetched from ${this.options.url} after ${attempts} attempts: ${(lastError as Error)?.message}`,
       { cause: lastError },
     );
+  }
+
+  /** One validated ledger, transactions expanded, as JSON; retried with backoff and reconnects. */
+  async fetchLedger(ledgerIndex: number): Promise<LedgerInput> {
+    return this.withRetries(`ledger ${ledgerIndex}`, async (client) => {
+      const response = await client.request({
+        command: 'ledger',
+        ledger_index: ledgerIndex,
+        transactions: true,
+        expand: true,
+        binary: false,
+      });
+      const result = response.result as unknown as { validated?: boolean };
+      if (result.validated === false) throw new SourceError(`ledger ${ledgerIndex} is not validated yet`);
+      return normalizeLedger(response.result);
+    });
+  }
+
+  /** The `result` of one public rippled command (`fee`, `server_info`, ...), with retries. */
+  async command<T = Record<string, unknown>>(command: 'fee' | 'server_info'): Promise<T> {
+    return this.withRetries(command, async (client) => (await client.request({ command })).result as unknown as T);
   }
 
   /** Ledgers from..to inclusive, in order, with up to `concurrency` requests in flight. */

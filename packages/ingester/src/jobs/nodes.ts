@@ -1,0 +1,177 @@
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { encodeNodePublic } from 'xrpl';
+import type { Client, IndexNaming, Logger } from '@xle/core';
+import { indexName } from '@xle/core';
+import { recordJobRun } from './data-set.js';
+
+type Json = Record<string, unknown>;
+
+export interface NodeDoc {
+  public_key: string;
+  ip?: string;
+  port?: number;
+  complete_ledgers?: string;
+  last_seen: string;
+  last_seen_unix: number;
+  server_version?: string;
+  version?: string;
+  type?: string;
+  uptime?: number;
+}
+
+/** A crawl answer's base64 node key (33 bytes) in its base58 `n...` form. */
+function nodeKeyOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.startsWith('n')) return value;
+  const bytes = Buffer.from(value, 'base64');
+  return bytes.length === 33 ? encodeNodePublic(bytes) : undefined;
+}
+
+/**
+ * The nodes one `/crawl` answer shows (pure): the answering server itself (`server.pubkey_node`)
+ * and every active peer of its overlay, keyed by base58 node public key.
+ */
+export function parseCrawl(crawl: Json, seenAt: Date): NodeDoc[] {
+  const seen = { last_seen: seenAt.toISOString(), last_seen_unix: Math.floor(seenAt.getTime() / 1000) };
+  const docs: NodeDoc[] = [];
+  const server = (crawl.server ?? {}) as Json;
+  const self = nodeKeyOf(server.pubkey_node);
+  if (self !== undefined) {
+    const build = typeof server.build_version === 'string' ? server.build_version : undefined;
+    docs.push({
+      public_key: self,
+      ...(typeof server.complete_ledgers === 'string' ? { complete_ledgers: server.complete_ledgers } : {}),
+      ...seen,
+      ...(build === undefined ? {} : { server_version: build, version: `rippled-${build}` }),
+    });
+  }
+  const active = ((crawl.overlay ?? {}) as Json).active;
+  for (const peer of Array.isArray(active) ? (active as Json[]) : []) {
+    const key = nodeKeyOf(peer.public_key);
+    if (key === undefined) continue;
+    const version = typeof peer.version === 'string' ? peer.version : undefined;
+    const doc: NodeDoc = { public_key: key, ...seen };
+    if (typeof peer.ip === 'string') doc.ip = peer.ip;
+    if (peer.port !== undefined && Number.isInteger(Number(peer.port))) doc.port = Number(peer.port);
+    if (typeof peer.complete_ledgers === 'string') doc.complete_ledgers = peer.complete_ledgers;
+    if (version !== undefined) Object.assign(doc, { version, server_version: version.replace(/^rippled-/, '') });
+    if (typeof peer.type === 'string') doc.type = peer.type;
+    if (typeof peer.uptime === 'number') doc.uptime = peer.uptime;
+    docs.push(doc);
+  }
+  return docs;
+}
+
+const MAX_CRAWL_BYTES = 4 * 1024 * 1024;
+
+/**
+ * GETs one `/crawl` answer. Peer ports serve TLS with self-signed certificates (rippled makes its
+ * own), so certificates are not verified: the answer is public data, and nothing is sent.
+ */
+export function fetchCrawl(url: string, timeoutMs: number): Promise<Json> {
+  return new Promise((resolve, reject) => {
+    const onResponse = (response: IncomingMessage): void => {
+      if (response.statusCode !== 200) {
+        response.resume();
+        reject(new Error(`${url} answered ${response.statusCode}`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_CRAWL_BYTES) request.destroy(new Error(`${url}: answer over ${MAX_CRAWL_BYTES} bytes`));
+        else chunks.push(chunk);
+      });
+      response.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json);
+        } catch {
+          reject(new Error(`${url}: not JSON`));
+        }
+      });
+      response.on('error', reject);
+    };
+    const request = url.startsWith('https:')
+      ? httpsGet(url, { rejectUnauthorized: false, timeout: timeoutMs }, onResponse)
+      : httpGet(url, { timeout: timeoutMs }, onResponse);
+    request.on('timeout', () => request.destroy(new Error(`${url}: no answer in ${timeoutMs} ms`)));
+    request.on('error', reject);
+  });
+}
+
+export interface CrawlOptions {
+  /** 0: only the seeds; 1: also their peers' /crawl; and so on. */
+  depth: number;
+  timeoutMs: number;
+  maxServers: number;
+  concurrency: number;
+  logger: Logger;
+  fetch?: (url: string, timeoutMs: number) => Promise<Json>;
+}
+
+/** Breadth-first over `/crawl` answers from the seeds; every node seen once, newest data kept. */
+export async function crawlNetwork(
+  seeds: readonly string[],
+  options: CrawlOptions,
+): Promise<{ nodes: NodeDoc[]; crawled: number; failed: number }> {
+  const fetchOne = options.fetch ?? fetchCrawl;
+  const nodes = new Map<string, NodeDoc>();
+  const visited = new Set<string>();
+  let frontier = [...seeds];
+  let crawled = 0;
+  let failed = 0;
+  for (let level = 0; level <= options.depth && frontier.length > 0; level += 1) {
+    const next: string[] = [];
+    const queue = frontier.filter((u) => !visited.has(u)).slice(0, Math.max(0, options.maxServers - visited.size));
+    queue.forEach((u) => visited.add(u));
+    const worker = async (): Promise<void> => {
+      for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
+        try {
+          const found = parseCrawl(await fetchOne(url, options.timeoutMs), new Date());
+          crawled += 1;
+          for (const node of found) {
+            nodes.set(node.public_key, { ...nodes.get(node.public_key), ...node });
+            if (node.ip !== undefined && node.port !== undefined)
+              next.push(`https://${node.ip.includes(':') ? `[${node.ip}]` : node.ip}:${node.port}/crawl`);
+          }
+        } catch (error) {
+          failed += 1;
+          options.logger.debug({ url, error: (error as Error).message }, 'crawl failed');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    frontier = next;
+  }
+  return { nodes: [...nodes.values()].sort((a, b) => (a.public_key < b.public_key ? -1 : 1)), crawled, failed };
+}
+
+/** Crawls and writes every node seen; the run's start marks which nodes are active. */
+export async function crawlNodes(
+  client: Client,
+  naming: IndexNaming,
+  seeds: readonly string[],
+  options: CrawlOptions,
+): Promise<{ nodes: number; crawled: number; failed: number }> {
+  const started = new Date();
+  const { nodes, crawled, failed } = await crawlNetwork(seeds, options);
+  if (crawled === 0) throw new Error(`no /crawl answer from ${seeds.join(', ')}`);
+  const index = indexName(naming, 'nodes');
+  for (let at = 0; at < nodes.length; at += 1000) {
+    const response = await client.bulk({
+      operations: nodes.slice(at, at + 1000).flatMap((n) => [{ index: { _index: index, _id: n.public_key } }, n]),
+      refresh: true,
+    });
+    if (response.errors) throw new Error('the nodes index refused a node');
+  }
+  await recordJobRun(client, naming, {
+    job: 'nodes',
+    ledger_index: 0,
+    documents: nodes.length,
+    removed: 0,
+    detail: { started_at: started.toISOString(), crawled, failed },
+  });
+  return { nodes: nodes.length, crawled, failed };
+}
