@@ -27,3 +27,4 @@ export * from './kyc/wallet-kyc.js';
 export * from './kyc/import.js';
 export * from './jobs/network.js';
 export * from './jobs/nodes.js';
+export * from './jobs/token-score.js';
