@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { extname } from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
-import { isValidClassicAddress } from 'xrpl';
 import { isRecord, type Json } from '../json.js';
+import { readRecordsFile, validateAccountRecords, type RecordProblem } from '../records/account-records.js';
 
 /** A label of a well-known account, as the names index stores it. */
 export interface NameRecord {
@@ -14,11 +12,7 @@ export interface NameRecord {
   verified?: boolean;
 }
 
-export interface NameProblem {
-  record: number;
-  field: string;
-  message: string;
-}
+export type NameProblem = RecordProblem;
 
 const FIELDS = ['account', 'name', 'desc', 'domain', 'twitter', 'verified'] as const;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
@@ -30,11 +24,7 @@ const TWITTER = /^@?[A-Za-z0-9_]{1,15}$/;
  * [{address, currencies}], hotwallets}`), whose issuing accounts and hot wallets become labels.
  */
 export function readNameRecords(fileName: string, text: string): unknown[] {
-  if (extname(fileName).toLowerCase() === '.csv') {
-    return parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, bom: true }) as unknown[];
-  }
-  const parsed = JSON.parse(text) as unknown;
-  if (!Array.isArray(parsed)) throw new Error('a JSON names file holds an array of records');
+  const parsed = readRecordsFile(fileName, text, 'names');
   const gateways = parsed.filter((item: unknown) => isRecord(item) && Array.isArray(item.accounts)) as Json[];
   const others = parsed.filter((item: unknown) => !(isRecord(item) && Array.isArray(item.accounts)));
   return [...mergeByAccount(gateways.flatMap(fromGateway)), ...others];
@@ -83,22 +73,12 @@ function fromGateway(gateway: Json): Json[] {
 
 /** Validates every record; nothing is imported unless all are valid. Pure. */
 export function validateNameRecords(raw: readonly unknown[]): { records: NameRecord[]; problems: NameProblem[] } {
-  const records: NameRecord[] = [];
-  const problems: NameProblem[] = [];
-  const seen = new Map<string, number>();
-  raw.forEach((item, i) => {
-    const record = i + 1;
-    const fail = (field: string, message: string): void => {
-      problems.push({ record, field, message });
-    };
-    if (!isRecord(item)) return fail('', 'not an object');
-    for (const key of Object.keys(item)) if (!(FIELDS as readonly string[]).includes(key)) fail(key, 'unknown field');
-    const account = item.account;
-    if (typeof account !== 'string' || !isValidClassicAddress(account))
-      return fail('account', 'not a valid classic address');
+  return validateAccountRecords(raw, FIELDS, (item, account, fail) => {
     const name = item.name;
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 200)
-      return fail('name', 'required, 1 to 200 characters');
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
+      fail('name', 'required, 1 to 200 characters');
+      return undefined;
+    }
     const out: NameRecord = { account, name: name.trim() };
     const text = (field: 'desc' | 'domain' | 'twitter', max: number, pattern?: RegExp): void => {
       const value = item[field];
@@ -116,12 +96,8 @@ export function validateNameRecords(raw: readonly unknown[]): { records: NameRec
       else if (verified === false || verified === 'false') out.verified = false;
       else fail('verified', 'true or false');
     }
-    const previous = seen.get(account);
-    if (previous !== undefined) fail('account', `duplicate of record ${previous}`);
-    seen.set(account, record);
-    records.push(out);
+    return out;
   });
-  return { records, problems };
 }
 
 /** The version of an import: the hash of its records, so the same content is the same version. */
