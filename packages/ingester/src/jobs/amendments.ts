@@ -4,7 +4,7 @@ import type { Client, IndexNaming } from '@xle/core';
 import { indexName, repoRoot } from '@xle/core';
 import { FIXED_OBJECT_IDS } from '../transform/fixed-objects.js';
 import { rippleTimeToIso } from '../transform/time.js';
-import type { AsOf, DataSetDocument } from './data-set.js';
+import { scanHits, type AsOf, type DataSetDocument } from './data-set.js';
 
 /** One entry of the bundled list (`packages/ingester/data/amendments.json`, `pnpm amendments:bundle`). */
 export interface KnownAmendment {
@@ -124,28 +124,20 @@ export async function readAmendmentSources(
   naming: IndexNaming,
 ): Promise<{ transactions: EnableAmendmentTx[]; entry: AmendmentsEntry | undefined }> {
   const transactions: EnableAmendmentTx[] = [];
-  let after: (string | number)[] | undefined;
-  for (;;) {
-    const page = await client.search<EnableAmendmentTx>({
-      index: indexName(naming, 'transactions'),
-      query: {
-        bool: {
-          filter: [
-            { term: { TransactionType: 'EnableAmendment' } },
-            { term: { 'meta.TransactionResult': 'tesSUCCESS' } },
-          ],
-        },
+  const enabling = scanHits<EnableAmendmentTx>(client, {
+    index: indexName(naming, 'transactions'),
+    query: {
+      bool: {
+        filter: [
+          { term: { TransactionType: 'EnableAmendment' } },
+          { term: { 'meta.TransactionResult': 'tesSUCCESS' } },
+        ],
       },
-      sort: [{ ledger_index: 'asc' }, { hash: 'asc' }],
-      _source: ['Amendment', 'Flags', 'ledger_index', 'hash', '_date'],
-      size: 1000,
-      ...(after === undefined ? {} : { search_after: after }),
-    });
-    const hits = page.hits.hits;
-    for (const hit of hits) if (hit._source !== undefined) transactions.push(hit._source);
-    if (hits.length < 1000) break;
-    after = hits[hits.length - 1]?.sort as (string | number)[];
-  }
+    },
+    sort: [{ ledger_index: 'asc' }, { hash: 'asc' }],
+    _source: ['Amendment', 'Flags', 'ledger_index', 'hash', '_date'],
+  });
+  for await (const hit of enabling) if (hit._source !== undefined) transactions.push(hit._source);
   const found = await client.get<AmendmentsEntry & { deleted?: boolean }>(
     { index: indexName(naming, 'objects'), id: FIXED_OBJECT_IDS.Amendments },
     { ignore: [404] },

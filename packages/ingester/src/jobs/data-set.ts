@@ -1,3 +1,4 @@
+import type { estypes } from '@elastic/elasticsearch';
 import type { Client, IndexKind, IndexNaming } from '@xle/core';
 import { indexName } from '@xle/core';
 
@@ -32,26 +33,25 @@ export interface ReplaceResult {
   removed: number;
 }
 
-const CHUNK = 1000;
+const PAGE = 1000;
 
 /**
- * Makes `selector`'s part of the `kind` index hold exactly `documents`: every document is
- * (re)written under its deterministic id, then every other document of that part is deleted.
- * A run killed half-way leaves each document whole (old or new), and the next run ends in the
- * same state as an uninterrupted one, so a job is idempotent and resumable by running it again.
- * Stale documents are found with a point in time and deleted by id, because `_delete_by_query`
- * lives in a module not every deployment has.
+ * Makes the `kind` index hold exactly `documents`: every document is (re)written under its
+ * deterministic id, then every other document is deleted. A run killed half-way leaves each
+ * document whole (old or new), and the next run ends in the same state as an uninterrupted one,
+ * so a job is idempotent and resumable by running it again. Stale documents are found with a
+ * point in time and deleted by id, because `_delete_by_query` lives in a module not every
+ * deployment has.
  */
 export async function replaceDataSet(
   client: Client,
   naming: IndexNaming,
   kind: IndexKind,
   documents: readonly DataSetDocument[],
-  selector: Record<string, unknown> = { match_all: {} },
 ): Promise<ReplaceResult> {
   const index = indexName(naming, kind);
-  for (let at = 0; at < documents.length; at += CHUNK) {
-    const chunk = documents.slice(at, at + CHUNK);
+  for (let at = 0; at < documents.length; at += PAGE) {
+    const chunk = documents.slice(at, at + PAGE);
     const response = await client.bulk({
       operations: chunk.flatMap((d) => [{ index: { _index: index, _id: d._id } }, d.doc]),
       filter_path: 'errors,items.*.error,items.*._id',
@@ -66,27 +66,15 @@ export async function replaceDataSet(
   const stale: string[] = [];
   const pit = await client.openPointInTime({ index, keep_alive: '1m' });
   try {
-    let after: estypesSort | undefined;
-    for (;;) {
-      const page = await client.search({
-        pit: { id: pit.id, keep_alive: '1m' },
-        query: selector,
-        sort: ['_shard_doc'],
-        size: CHUNK,
-        _source: false,
-        ...(after === undefined ? {} : { search_after: after }),
-      });
-      const hits = page.hits.hits;
-      for (const hit of hits) if (hit._id !== undefined && !keep.has(hit._id)) stale.push(hit._id);
-      if (hits.length < CHUNK) break;
-      after = hits[hits.length - 1]?.sort as estypesSort;
-    }
+    const everything = { pit: { id: pit.id, keep_alive: '1m' }, sort: ['_shard_doc'], _source: false };
+    for await (const hit of scanHits(client, everything))
+      if (hit._id !== undefined && !keep.has(hit._id)) stale.push(hit._id);
   } finally {
     await client.closePointInTime({ id: pit.id }).catch(() => undefined);
   }
-  for (let at = 0; at < stale.length; at += CHUNK) {
+  for (let at = 0; at < stale.length; at += PAGE) {
     const response = await client.bulk({
-      operations: stale.slice(at, at + CHUNK).map((id) => ({ delete: { _index: index, _id: id } })),
+      operations: stale.slice(at, at + PAGE).map((id) => ({ delete: { _index: index, _id: id } })),
     });
     if (response.errors) throw new Error(`the ${kind} index refused to delete stale documents`);
   }
@@ -94,7 +82,27 @@ export async function replaceDataSet(
   return { written: documents.length, removed: stale.length };
 }
 
-type estypesSort = (string | number | boolean | null)[];
+/**
+ * Every hit of a search, read a page of 1,000 at a time with `search_after` on the request's
+ * sort (which must end in a unique key, or be `_shard_doc` under a point in time).
+ */
+export async function* scanHits<T = unknown>(
+  client: Client,
+  request: estypes.SearchRequest,
+): AsyncGenerator<estypes.SearchHit<T>> {
+  let after: estypes.SortResults | undefined;
+  for (;;) {
+    const page = await client.search<T>({
+      ...request,
+      size: PAGE,
+      ...(after === undefined ? {} : { search_after: after }),
+    });
+    const hits = page.hits.hits;
+    yield* hits;
+    if (hits.length < PAGE) return;
+    after = hits[hits.length - 1]?.sort;
+  }
+}
 
 /** The newest indexed ledger, or undefined when nothing is indexed yet. */
 export async function readAsOf(client: Client, naming: IndexNaming): Promise<AsOf | undefined> {

@@ -2,7 +2,7 @@ import BigNumber from 'bignumber.js';
 import type { Client, IndexNaming } from '@xle/core';
 import { indexName } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET } from '../transform/time.js';
-import type { AsOf, DataSetDocument } from './data-set.js';
+import { scanHits, type AsOf, type DataSetDocument } from './data-set.js';
 
 export const FACT_NAMESPACES = ['AMM', 'ObjectCount', 'XRP'] as const;
 export type FactNamespace = (typeof FACT_NAMESPACES)[number];
@@ -234,21 +234,14 @@ export async function readFactInputs(client: Client, naming: IndexNaming, asOf: 
  */
 async function countActiveAuctionSlots(client: Client, index: string, now: number): Promise<number> {
   let active = 0;
-  let after: (string | number)[] | undefined;
-  for (;;) {
-    const page = await client.search<{ AuctionSlot?: { Expiration?: number } }>({
-      index,
-      query: {
-        bool: { filter: [live, { term: { LedgerEntryType: 'AMM' } }, { exists: { field: 'AuctionSlot.Account' } }] },
-      },
-      sort: [{ index: 'asc' }],
-      size: 1000,
-      _source: ['AuctionSlot.Expiration'],
-      ...(after === undefined ? {} : { search_after: after }),
-    });
-    const hits = page.hits.hits;
-    for (const hit of hits) if (Number(hit._source?.AuctionSlot?.Expiration ?? 0) > now) active += 1;
-    if (hits.length < 1000) return active;
-    after = hits[hits.length - 1]?.sort as (string | number)[];
-  }
+  const slots = scanHits<{ AuctionSlot?: { Expiration?: number } }>(client, {
+    index,
+    query: {
+      bool: { filter: [live, { term: { LedgerEntryType: 'AMM' } }, { exists: { field: 'AuctionSlot.Account' } }] },
+    },
+    sort: [{ index: 'asc' }],
+    _source: ['AuctionSlot.Expiration'],
+  });
+  for await (const hit of slots) if (Number(hit._source?.AuctionSlot?.Expiration ?? 0) > now) active += 1;
+  return active;
 }

@@ -1,5 +1,6 @@
 import type { Client, IndexNaming } from '@xle/core';
 import { indexName } from '@xle/core';
+import { scanHits } from '../jobs/data-set.js';
 import { recordsVersion, type NameRecord } from './well-known.js';
 
 export interface NamesImportResult {
@@ -49,28 +50,22 @@ export async function importAccountRecords(
     written = records.length;
   }
   // Search and delete by id rather than _delete_by_query, which not every deployment has (it
-  // lives in the reindex module). Pages of 1,000 by account.
-  let removed = 0;
-  let after: unknown[] | undefined;
-  for (;;) {
-    const page = await client.search({
-      index,
-      query: { bool: { filter: [{ term: { source } }], must_not: [{ term: { version } }] } },
-      sort: [{ account: 'asc' }],
-      size: 1000,
-      _source: false,
-      ...(after === undefined ? {} : { search_after: after as never }),
-    });
-    const hits = page.hits.hits;
-    if (hits.length === 0) break;
+  // lives in the reindex module).
+  const stale: string[] = [];
+  const older = scanHits(client, {
+    index,
+    query: { bool: { filter: [{ term: { source } }], must_not: [{ term: { version } }] } },
+    sort: [{ account: 'asc' }],
+    _source: false,
+  });
+  for await (const hit of older) if (hit._id !== undefined) stale.push(hit._id);
+  for (let at = 0; at < stale.length; at += 1000) {
     const response = await client.bulk({
-      operations: hits.map((h) => ({ delete: { _index: index, _id: h._id ?? '' } })),
+      operations: stale.slice(at, at + 1000).map((id) => ({ delete: { _index: index, _id: id } })),
       refresh: 'wait_for',
     });
     if (response.errors) throw new Error(`the ${kind} index refused to delete stale records`);
-    removed += hits.length;
-    if (hits.length < 1000) break;
-    after = hits[hits.length - 1]?.sort;
   }
+  const removed = stale.length;
   return { source, version, written, removed };
 }
