@@ -39,7 +39,11 @@ const MetricId = Type.Union([
   Type.Literal('result'),
   Type.Literal('amm'),
 ]);
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A UTC day, YYYY-MM-DD.' });
+const Day = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  format: 'date',
+  description: 'A UTC day, YYYY-MM-DD.',
+});
 
 /** The spec's Amendment: the stored document without the job's bookkeeping (pure). */
 export function shapeAmendment(doc: Json): Json {

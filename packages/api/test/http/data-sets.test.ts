@@ -104,6 +104,10 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       body: { error: { code: 'INVALID_PARAMETER' } },
     });
     t.match(await getJson(`${url}/metrics/gdp`), { status: 400 });
+    t.match(await getJson(`${url}/metrics/metric?from=2025-13-45`), {
+      status: 400,
+      body: { error: { code: 'INVALID_PARAMETER', details: { parameter: 'from' } } },
+    });
   });
 
   t.test('balances', async (t) => {
