@@ -1,5 +1,6 @@
 import { dropsToXrpString, normalizeAmount, rawAmount, type AmountDoc } from './amount.js';
 import { AMOUNT_FIELDS } from './amount-fields.js';
+import { trustLineFields } from './tokens.js';
 import { addDecodedTwins } from './twins.js';
 import { isRecord, type Json } from '../json.js';
 
@@ -63,6 +64,7 @@ function normalizeEntryInPlace(fields: Json): Json {
     else fields[name] = normalized;
   }
   addDecodedTwins(fields);
+  if (fields.LedgerEntryType === 'RippleState') Object.assign(fields, trustLineFields(fields));
   return fields;
 }
 

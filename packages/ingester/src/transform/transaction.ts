@@ -3,6 +3,7 @@ import { AMOUNT_FIELDS } from './amount-fields.js';
 import { encodeCtid } from './ctid.js';
 import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
+import { exchangesOf, tokensTouched } from './tokens.js';
 import { addDecodedTwins } from './twins.js';
 import { isRecord, type Json } from '../json.js';
 
@@ -95,6 +96,10 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
 
   // `doc` is this function's own copy: derived fields are added in place.
   doc._accounts = affectedAccounts(doc, meta);
+  const exchanges = exchangesOf(doc, meta, context.ledgerIndex * 65536 + (transactionIndex ?? 0));
+  if (exchanges.length > 0) doc._exchanges = exchanges;
+  const tokens = tokensTouched(meta);
+  if (tokens.length > 0) doc._tokens = tokens;
   doc.hash = hash;
   doc.ledger_index = context.ledgerIndex;
   doc.date = context.closeTime;

@@ -14,6 +14,9 @@ Object {
   ],
   "_date": "2023-10-16T13:05:41.000Z",
   "_Fee": 0.000012,
+  "_tokens": Array [
+    "785354494B000000000000000000000000000000.rJNV9i4Q6zvRhpE2zjxgkvff3eGHQohZht",
+  ],
   "Account": "rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw",
   "Amount": Object {
     "_currency": "xSTIK",
