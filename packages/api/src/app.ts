@@ -21,9 +21,10 @@ import { dataSetRoutes } from './routes/data-sets.js';
 import { nameRoutes } from './routes/names.js';
 import { nftRoutes } from './routes/nfts.js';
 import { objectRoutes } from './routes/objects.js';
-import { pendingRoutes } from './routes/pending.js';
+import { tokenRoutes } from './routes/tokens.js';
 import { pingRoutes } from './routes/ping.js';
 import { transactionRoutes } from './routes/transactions.js';
+import { validatorRoutes } from './routes/validators.js';
 
 export interface AppDeps {
   config: Config;
@@ -43,7 +44,8 @@ export function apiRoutes(engine: Engine): AnyRoute[] {
     ...transactionRoutes(engine),
     ...objectRoutes(engine),
     ...nameRoutes(engine),
-    ...pendingRoutes(),
+    ...validatorRoutes(engine),
+    ...tokenRoutes(engine),
   ];
 }
 

@@ -131,6 +131,43 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    tokens: Type.Object(
+      {
+        tomlDir: Type.Optional(
+          Type.String({
+            description:
+              "Read issuers' xrp-ledger.toml files from this folder (`<domain>.toml`) instead of fetching them over HTTPS.",
+          }),
+        ),
+        tomlUrlTemplate: Type.String({
+          default: 'https://{domain}/.well-known/xrp-ledger.toml',
+          pattern: '\\{domain\\}',
+          description: "Where an issuer domain's XLS-26 file is fetched from; `{domain}` is replaced.",
+        }),
+        tomlTimeoutMs: Type.Integer({
+          default: 5000,
+          minimum: 100,
+          description: 'Time limit of one xrp-ledger.toml fetch, whole body included.',
+        }),
+        tomlMaxBytes: Type.Integer({
+          default: 262144,
+          minimum: 1024,
+          description: 'Largest xrp-ledger.toml accepted; a larger one is recorded as too_large.',
+        }),
+        tomlMaxAgeHours: Type.Number({
+          default: 24,
+          minimum: 0,
+          description: "A domain's toml is fetched again when its last fetch is older than this (or on request).",
+        }),
+        scoreWeights: Type.String({
+          default: 'amms=0.1,trustlines=0.15,holdingWallets=0.4,totalSupply=0.05,price=0.1,marketCap=0.2',
+          pattern: '^[A-Za-z]+=[0-9.]+(,[A-Za-z]+=[0-9.]+)*$',
+          description:
+            'Token score weights, `metric=weight` pairs; metrics not named keep their default. The spec fixes holdingWallets at 0.4.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     log: Type.Object(
       {
         level: Type.Union(
@@ -179,6 +216,12 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'SEARCH_PORT', path: ['search', 'port'] },
   { env: 'SEARCH_TIMEOUT_MS', path: ['search', 'timeoutMs'] },
   { env: 'SEARCH_SECRET', path: ['search', 'secret'] },
+  { env: 'TOML_DIR', path: ['tokens', 'tomlDir'] },
+  { env: 'TOML_URL_TEMPLATE', path: ['tokens', 'tomlUrlTemplate'] },
+  { env: 'TOML_TIMEOUT_MS', path: ['tokens', 'tomlTimeoutMs'] },
+  { env: 'TOML_MAX_BYTES', path: ['tokens', 'tomlMaxBytes'] },
+  { env: 'TOML_MAX_AGE_HOURS', path: ['tokens', 'tomlMaxAgeHours'] },
+  { env: 'TOKEN_SCORE_WEIGHTS', path: ['tokens', 'scoreWeights'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
 ];
 

@@ -10,6 +10,7 @@ export const INDEX_KINDS = [
   'amendments',
   'validators',
   'validations',
+  'manifests',
   'nodes',
   'names',
   'network',

@@ -13,12 +13,17 @@ import {
 import type { LedgerInput } from './input/normalize-ledger.js';
 import { snapshotNetwork } from './jobs/network.js';
 import { crawlNodes } from './jobs/nodes.js';
-import { isJobName, JOB_NAMES, runJob, type JobName } from './jobs/run.js';
+import { isJobName, JOB_NAMES, runJob, type JobName, type TokensJobOptions } from './jobs/run.js';
+import { directoryTomlSource, httpTomlSource } from './jobs/toml.js';
+import { scoreConfigOf } from './jobs/tokens.js';
 import { runPipeline, type IngestTotals } from './pipeline.js';
 import { BulkSink } from './sink/bulk-sink.js';
 import { CheckpointStore, gapsOf } from './sink/checkpoint.js';
 import { listLedgerFiles, readLedgerFiles, type FileError } from './sources/files.js';
 import { RippledSource } from './sources/rippled.js';
+import { consumeValidations, ValidationStore } from './validators/consumer.js';
+import { runValidatorsJob, type UnlSource } from './validators/registry.js';
+import { loadValidatorList, verifyValidatorList } from './validators/validator-list.js';
 
 const USAGE = `usage: ingest <command>
   file <path> [--source NAME] [--batch-ledgers N]
@@ -28,15 +33,23 @@ const USAGE = `usage: ingest <command>
   live [--from N]               follow validated ledgers; after a restart or reconnect the gap since the
                                 checkpoint is backfilled first (--from: start there when nothing is indexed)
   status [--source NAME] [--json]  last ledger, indexed ranges, gaps, and lag behind rippled (default source: rippled)
-  amendments | facts | metrics | balances
+  amendments | facts | metrics | balances | tokens [--refresh-toml DOMAIN|all]...
                                 compute one derived data set from the indexed ledgers (idempotent: a
-                                re-run, or a run after a kill, ends in the same index)
+                                re-run, or a run after a kill, ends in the same index); tokens reads
+                                issuers' xrp-ledger.toml (TOML_DIR, else HTTPS) and refetches a domain
+                                after TOML_MAX_AGE_HOURS, or now with --refresh-toml
   jobs                          run every derived-data job above, in that order
   network [--every SECONDS]     snapshot rippled's fee and server_info (RIPPLED_URL); with --every, repeat
                                 until interrupted
   nodes --seed URL [--seed URL]... [--depth N] [--max-servers N]
                                 crawl peer nodes from rippled /crawl answers (https://host:51235/crawl),
                                 following peers N levels deep (default 1)
+  validations [--url WS_URL]    follow rippled's validations and manifests streams (default RIPPLED_URL) into the
+                                validations and manifests indices, until interrupted
+  validators [--list FILE_OR_URL] [--unl-name NAME] [--publisher KEY]... [--allow-expired]
+                                compute the validators data set (registry, agreement, daily reports) from the
+                                collected validations; --list: a signed validator list whose verified members
+                                are the UNL (--publisher: refuse lists of other publishers)
 The source name (default: "files" for file, "rippled" otherwise) keys the checkpoint.`;
 
 /** Waits `ms`, or less when `signal` aborts first. */
@@ -114,6 +127,20 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command === 'jobs' || isJobName(command)) {
       await applyTemplates(client, naming);
+      const refresh = args.flatMap((a, i) => (args[i - 1] === '--refresh-toml' ? [a.toLowerCase()] : []));
+      const tokens: TokensJobOptions = {
+        toml:
+          config.tokens.tomlDir === undefined
+            ? httpTomlSource({
+                urlTemplate: config.tokens.tomlUrlTemplate,
+                timeoutMs: config.tokens.tomlTimeoutMs,
+                maxBytes: config.tokens.tomlMaxBytes,
+              })
+            : directoryTomlSource(resolve(config.tokens.tomlDir), { maxBytes: config.tokens.tomlMaxBytes }),
+        tomlMaxAgeMs: config.tokens.tomlMaxAgeHours * 3600_000,
+        score: scoreConfigOf(config.tokens.scoreWeights),
+        ...(refresh.length === 0 ? {} : { refresh: refresh.includes('all') ? 'all' : new Set(refresh) }),
+      };
       const names: JobName[] = command === 'jobs' ? JOB_NAMES : [command];
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar(
@@ -128,6 +155,7 @@ async function main(argv: string[]): Promise<number> {
             client,
             naming,
             logger,
+            tokens,
             onStep: (step, done) => {
               if (bar !== undefined) bar.update(done, { step });
               else logger.info({ job: name, step, done, of: 3 }, 'progress');
@@ -140,6 +168,63 @@ async function main(argv: string[]): Promise<number> {
           `${name}: ${status.documents} documents as of ledger ${status.ledger_index} (${status.removed} stale removed)`,
         );
       }
+      return 0;
+    }
+    if (command === 'validations') {
+      await applyTemplates(client, naming);
+      const controller = new AbortController();
+      process.once('SIGINT', () => controller.abort());
+      process.once('SIGTERM', () => controller.abort());
+      const totals = await consumeValidations(
+        { url: option(args, '--url') ?? config.xrpl.url, store: new ValidationStore(client, naming), logger },
+        controller.signal,
+      );
+      console.log(
+        `validations: ${totals.validations} (${totals.unverified} unverified, ${totals.malformed} malformed), ` +
+          `manifests: ${totals.manifests} (${totals.rejectedManifests} refused, ${totals.supersededManifests} superseded), ` +
+          `${totals.failed} refused by the engine`,
+      );
+      return totals.failed > 0 ? 1 : 0;
+    }
+    if (command === 'validators') {
+      const source = option(args, '--list');
+      let unl: UnlSource | undefined;
+      if (source !== undefined) {
+        const publishers = args.flatMap((a, i) => (args[i - 1] === '--publisher' ? [a] : []));
+        const list = verifyValidatorList(
+          await loadValidatorList(source.startsWith('http') ? source : resolve(source)),
+          {
+            allowExpired: args.includes('--allow-expired'),
+            ...(publishers.length === 0 ? {} : { publishers }),
+          },
+        );
+        const name =
+          option(args, '--unl-name') ??
+          (/^https?:\/\//.test(source) ? new URL(source).host : (list.publisher_domain ?? list.publisher_key));
+        unl = { name, list };
+        logger.info(
+          {
+            publisher: list.publisher_key,
+            sequence: list.sequence,
+            expiration: list.expiration,
+            validators: list.validators.length,
+          },
+          'validator list verified',
+        );
+      }
+      await applyTemplates(client, naming);
+      const status = await runValidatorsJob(
+        {
+          client,
+          naming,
+          logger,
+          onStep: (step, done, of) => logger.info({ job: 'validators', step, done, of }, 'progress'),
+        },
+        unl,
+      );
+      console.log(
+        `validators: ${status.documents} documents as of ledger ${status.ledger_index} (${status.removed} stale removed)`,
+      );
       return 0;
     }
     if (command === 'nodes') {

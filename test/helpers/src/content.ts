@@ -27,9 +27,14 @@ async function readHits<T>(client: Client, index: string): Promise<{ id: string;
 }
 
 /** Count and a content hash of every document of an index (ids and canonical sources, in id order). */
-export async function indexContent(client: Client, index: string): Promise<{ count: number; hash: string }> {
+export async function indexContent(
+  client: Client,
+  index: string,
+  /** Maps each document before hashing (e.g. to leave out a wall-clock time). */
+  normalize: (source: Record<string, unknown> | undefined) => unknown = (source) => source,
+): Promise<{ count: number; hash: string }> {
   const rows = (await readHits<Record<string, unknown>>(client, index)).map(
-    (d) => `${d.id}\u0000${canonicalJson(d.source)}`,
+    (d) => `${d.id}\u0000${canonicalJson(normalize(d.source))}`,
   );
   rows.sort();
   const hash = createHash('sha256');

@@ -62,6 +62,14 @@ export class ReplayRippled {
     for (const socket of this.subscribers) socket.send(JSON.stringify(message));
   }
 
+  /**
+   * Publishes a stream message (a `validations` or `manifests` stream message, for instance) to
+   * every subscriber, as rippled does.
+   */
+  publish(message: Json): void {
+    for (const socket of this.subscribers) socket.send(JSON.stringify(message));
+  }
+
   /** Drops every connection abruptly, as a network failure would. */
   dropConnections(): void {
     for (const socket of this.sockets) socket.terminate();

@@ -169,7 +169,7 @@ export function ammRoutes(engine: Engine): AnyRoute[] {
           query: { bool: { filter: [{ term: { LedgerEntryType: 'AMM' } }, { term: { deleted: false } }] } },
           sort: [{ Account: { order: 'asc' } }],
           from: query.offset ?? 0,
-          size: query.limit ?? 100,
+          size: Math.min(query.limit ?? 100, 10_000 - (query.offset ?? 0)),
         });
         const amms = found.hits.hits.map((h) => h._source ?? {});
         const roots = await engine.mget<Json>(

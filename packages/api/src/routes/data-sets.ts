@@ -13,7 +13,7 @@ const JOB_CACHE_MS = 5_000;
 const jobCaches = new WeakMap<Engine, Map<string, { run: JobStatus | undefined; at: number }>>();
 
 /** Throws DATA_NOT_READY until the job behind a data set has completed once. */
-async function requireDataSet(
+export async function requireDataSet(
   engine: Engine,
   job: string,
   resource: string,

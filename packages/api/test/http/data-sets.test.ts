@@ -5,6 +5,8 @@ import { encodeNodePublic } from 'xrpl';
 import { createLogger, indexName } from '@xle/core';
 import {
   crawlNodes,
+  DEFAULT_SCORE_CONFIG,
+  directoryTomlSource,
   importNames,
   importWalletKyc,
   JOB_NAMES,
@@ -12,7 +14,8 @@ import {
   runJob,
   snapshotNetwork,
 } from '@xle/ingester';
-import { readFixture, ReplayRippled } from '@xle/test-helpers';
+import { makeTomlDir, readFixture, ReplayRippled, TOML_FIXTURE } from '@xle/test-helpers';
+import { TOKEN_SORTS } from '../../src/routes/tokens.js';
 import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
 
 const RICHEST = 'rUzWJkXyEtT8ekSSxkBYPqCvHpngcy6Fks';
@@ -25,7 +28,8 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
   const notReady = await getJson(`${base}/fact/XRP`);
   t.equal(notReady.status, 503);
   t.match(notReady.body, { error: { code: 'DATA_NOT_READY', message: /pnpm ingest facts/ } });
-  for (const name of JOB_NAMES) await runJob({ ...target, logger: createLogger('test', 'silent') }, name);
+  const tokens = { toml: directoryTomlSource(makeTomlDir()), tomlMaxAgeMs: 3600_000, score: DEFAULT_SCORE_CONFIG };
+  for (const name of JOB_NAMES) await runJob({ ...target, logger: createLogger('test', 'silent'), tokens }, name);
   await importNames(target.client, target.naming, 'test', [{ account: RICHEST, name: 'Richest in the fixtures' }]);
   // The job-run record is cached for 5 s per engine; a fresh app sees the runs at once.
   const url = await serve(t, target);
@@ -108,6 +112,103 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       status: 400,
       body: { error: { code: 'INVALID_PARAMETER', details: { parameter: 'from' } } },
     });
+  });
+
+  t.test('tokens', async (t) => {
+    type Token = Record<string, unknown> & { id: string };
+    const all = (await getJson(`${url}/tokens?limit=400`)).body as Token[];
+    t.ok(all.length >= 40, `${all.length} tokens`);
+    for (const token of all) {
+      t.match(
+        token,
+        {
+          id: /^[0-9A-F]{40}\.r\w+$/,
+          token: /^.+\.r\w+$/,
+          code: String,
+          currency: /^[0-9A-F]{40}$/,
+          issuer: /^r\w+$/,
+          amms: Number,
+          holders: Number,
+          trustlines: Number,
+          createdAt: /^\d{4}-\d\d-\d\dT.*Z$/,
+          updatedAt: /^\d{4}-\d\d-\d\dT.*Z$/,
+          blackholed: Boolean,
+          disabled: Boolean,
+          marketcap: Number,
+          price: Number,
+          supply: Number,
+          score: Number,
+          meta: { token: { trust_level: Number, weblinks: Array }, issuer: { kyc: Boolean, trust_level: Number } },
+          metrics: {
+            trustlines: Number,
+            holders: Number,
+            exchanges_24h: Number,
+            exchanges_7d: Number,
+            takers_24h: Number,
+            takers_7d: Number,
+            supply: /^\d+(\.\d+)?$/,
+            marketcap: /^\d+(\.\d+)?$/,
+            price: /^\d+(\.\d+)?$/,
+            volume_24h: /^\d+(\.\d+)?$/,
+            volume_7d: /^\d+(\.\d+)?$/,
+          },
+          toml_status: { outcome: String },
+        },
+        token.token as string,
+      );
+      t.notOk('tomldata' in token || '_toml' in token || 'ledger_index' in token, 'list items omit tomldata');
+      t.ok(token.IssuingAccount === null || typeof token.IssuingAccount === 'object');
+    }
+    const ordered = (list: Token[], key: string, direction: 'asc' | 'desc'): boolean =>
+      list.every((token, i) => {
+        if (i === 0) return true;
+        const [a, b] = [list[i - 1]![key], token[key]] as [string | number, string | number];
+        const [x, y] = typeof a === 'string' ? [a.toLowerCase(), String(b).toLowerCase()] : [a, b];
+        if (x === y) return list[i - 1]!.id < token.id;
+        return direction === 'asc' ? x < y : x > y;
+      });
+    t.ok(ordered(all, 'score', 'desc'), 'by score, highest first, by default');
+    for (const sort of TOKEN_SORTS)
+      for (const direction of ['asc', 'desc'] as const) {
+        const list = (await getJson(`${url}/tokens?sort=${sort}&direction=${direction}&limit=400`)).body as Token[];
+        t.equal(list.length, all.length);
+        t.ok(ordered(list, sort, direction), `sort=${sort} direction=${direction}`);
+      }
+    const byCode = (await getJson(`${url}/tokens?sort=code&limit=400`)).body as Token[];
+    t.ok(ordered(byCode, 'code', 'asc'), 'code sorts ascending by default');
+    const page = (await getJson(`${url}/tokens?sort=holders&limit=5&offset=7`)).body as Token[];
+    const full = (await getJson(`${url}/tokens?sort=holders&limit=400`)).body as Token[];
+    t.same(
+      page.map((p) => p.id),
+      full.slice(7, 12).map((p) => p.id),
+      'offset N, limit M: records N to N+M-1',
+    );
+
+    const { issuer, code } = TOML_FIXTURE.listed;
+    const one = await getJson(`${url}/token/${code}.${issuer}`);
+    t.match(one, {
+      status: 200,
+      body: {
+        token: `${code}.${issuer}`,
+        meta: { token: { name: 'Ripple Fox CNY', trust_level: 2 }, issuer: { name: 'Ripple Fox' } },
+        tomldata: { TOKENS: [{ currency: code }] },
+        toml_status: { domain: TOML_FIXTURE.listed.domain, outcome: 'ok', fetched_at: /Z$/ },
+      },
+    });
+    const hex = ((one.body as Token).currency as string).toLowerCase();
+    t.same((await getJson(`${url}/token/${hex}.${issuer}`)).body, one.body, 'the hex code (any case) finds it too');
+    const plain = all.find((x) => (x.toml_status as Record<string, unknown>).outcome === 'not_found')!;
+    t.match(await getJson(`${url}/token/${plain.token}`), { status: 200, body: { tomldata: null } });
+    t.match(await getJson(`${url}/token/ZZZ.${issuer}`), { status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    t.match(await getJson(`${url}/token/USD.notanaddress`), {
+      status: 400,
+      body: { error: { code: 'INVALID_PARAMETER' } },
+    });
+    t.match(await getJson(`${url}/tokens?direction=up`), {
+      status: 400,
+      body: { error: { code: 'INVALID_PARAMETER' } },
+    });
+    t.match(await getJson(`${url}/tokens?offset=10000&limit=400`), { status: 200, body: [] });
   });
 
   t.test('balances', async (t) => {

@@ -319,6 +319,11 @@ t.test('AMM info and the pool list', async (t) => {
     },
   ]);
   t.same((await getJson(`${base}/amm/pools?offset=1`)).body, [], 'offset past the end is an empty page');
+  t.match(
+    await getJson(`${base}/amm/pools?offset=10000&limit=400`),
+    { status: 200, body: [] },
+    'the largest offset with the largest limit is a page, not an engine refusal',
+  );
 });
 
 t.test('a 400 for each malformed parameter kind, naming the parameter', async (t) => {

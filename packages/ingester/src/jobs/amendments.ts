@@ -71,9 +71,11 @@ export function buildAmendmentDocs(
   transactions: readonly EnableAmendmentTx[],
   entry: AmendmentsEntry | undefined,
   asOf: AsOf,
+  votes?: AmendmentVotes,
 ): DataSetDocument[] {
   const byId = new Map(known.map((k) => [k.id, k]));
   const ids = new Set<string>(known.map((k) => k.id));
+  votes?.counts.forEach((_, id) => ids.add(id));
   const enabledBy = new Map<string, EnableAmendmentTx>();
   const majorityOf = new Map<string, string | null>();
   for (const tx of [...transactions].sort((a, b) => a.ledger_index - b.ledger_index)) {
@@ -111,11 +113,48 @@ export function buildAmendmentDocs(
       retired: k?.retired ?? false,
       updated_at: asOf.close_time,
     };
+    if (!enabled && votes !== undefined && votes.validators > 0)
+      Object.assign(doc, {
+        count: votes.counts.get(id) ?? 0,
+        threshold: Math.ceil(votes.validators * AMENDMENT_MAJORITY),
+        validations: votes.validators,
+      });
     if (tx !== undefined) Object.assign(doc, { enabled_on: tx._date, ledger_index: tx.ledger_index, tx_hash: tx.hash });
     else if (history !== undefined)
       Object.assign(doc, { enabled_on: history.date, ledger_index: history.ledger_index, tx_hash: history.tx_hash });
     return { _id: id, doc: doc as unknown as Record<string, unknown> };
   });
+}
+
+/** The share of trusted validators an amendment needs to gain a majority (rippled: 80 %). */
+export const AMENDMENT_MAJORITY = 0.8;
+
+/** Votes of the active UNL validators: how many there are, and how many vote for each amendment. */
+export interface AmendmentVotes {
+  validators: number;
+  counts: Map<string, number>;
+}
+
+/**
+ * The votes of the validators data set (`pnpm ingest validators`): each active validator on the
+ * verified list and the amendments of its newest validation. Undefined until that job has run.
+ */
+export async function readAmendmentVotes(client: Client, naming: IndexNaming): Promise<AmendmentVotes | undefined> {
+  const index = indexName(naming, 'validators');
+  if (!(await client.indices.exists({ index }))) return undefined;
+  const votes: AmendmentVotes = { validators: 0, counts: new Map() };
+  const trusted = scanHits<{ votes?: { amendments?: string[] } }>(client, {
+    index,
+    query: { bool: { filter: [{ term: { active: true } }, { exists: { field: 'unl' } }] } },
+    sort: [{ master_key: 'asc' }],
+    _source: ['votes.amendments'],
+  });
+  for await (const hit of trusted) {
+    votes.validators += 1;
+    for (const id of new Set(hit._source?.votes?.amendments ?? []))
+      votes.counts.set(id.toUpperCase(), (votes.counts.get(id.toUpperCase()) ?? 0) + 1);
+  }
+  return votes.validators === 0 ? undefined : votes;
 }
 
 /** Reads what `buildAmendmentDocs` needs from the indexed transactions and ledger objects. */

@@ -1,10 +1,13 @@
 import type { Client, IndexKind, IndexNaming, Logger } from '@xle/core';
 import { DataNotReadyError } from '@xle/core';
-import { buildAmendmentDocs, loadKnownAmendments, readAmendmentSources } from './amendments.js';
+import { buildAmendmentDocs, loadKnownAmendments, readAmendmentSources, readAmendmentVotes } from './amendments.js';
 import { buildBalanceDocs, readTopBalances } from './balances.js';
 import { readAsOf, recordJobRun, replaceDataSet, type AsOf, type DataSetDocument, type JobStatus } from './data-set.js';
 import { buildFactDocs, readFactInputs } from './facts.js';
 import { buildMetricDocs, readDailyInputs } from './metrics.js';
+import { DEFAULT_SCORE_CONFIG, type ScoreConfig } from './token-score.js';
+import { httpTomlSource, type TomlSource } from './toml.js';
+import { buildTokenDocs, readTokenInputs } from './tokens.js';
 
 export interface JobContext {
   client: Client;
@@ -12,7 +15,25 @@ export interface JobContext {
   logger: Logger;
   /** Called as each step of the job starts (the CLI's progress bar). */
   onStep?: (step: string, done: number, of: number) => void;
+  /** The tokens job's settings; defaults: HTTPS fetches, 24 h cache, the documented weights. */
+  tokens?: TokensJobOptions;
 }
+
+export interface TokensJobOptions {
+  toml: TomlSource;
+  /** A domain's toml result older than this is fetched again. */
+  tomlMaxAgeMs: number;
+  /** Domains whose toml is fetched now whatever its age (`all`: every domain). */
+  refresh?: 'all' | ReadonlySet<string>;
+  score: ScoreConfig;
+  now?: () => Date;
+}
+
+const DEFAULT_TOKENS_OPTIONS = (): TokensJobOptions => ({
+  toml: httpTomlSource(),
+  tomlMaxAgeMs: 24 * 3600_000,
+  score: DEFAULT_SCORE_CONFIG,
+});
 
 interface JobSpec {
   /** The index the job's data set lives in; the job owns all of it. */
@@ -30,7 +51,8 @@ export const JOBS = {
     kind: 'amendments',
     compute: async ({ client, naming }, asOf) => {
       const { transactions, entry } = await readAmendmentSources(client, naming);
-      return buildAmendmentDocs(loadKnownAmendments(), transactions, entry, asOf);
+      const votes = await readAmendmentVotes(client, naming);
+      return buildAmendmentDocs(loadKnownAmendments(), transactions, entry, asOf, votes);
     },
   },
   facts: {
@@ -44,6 +66,20 @@ export const JOBS = {
   balances: {
     kind: 'balances',
     compute: async ({ client, naming }, asOf) => buildBalanceDocs(await readTopBalances(client, naming), asOf),
+  },
+  tokens: {
+    kind: 'tokens',
+    compute: async ({ client, naming, logger, tokens }, asOf) => {
+      const options = tokens ?? DEFAULT_TOKENS_OPTIONS();
+      const inputs = await readTokenInputs(client, naming, asOf, {
+        source: options.toml,
+        maxAgeMs: options.tomlMaxAgeMs,
+        ...(options.refresh === undefined ? {} : { refresh: options.refresh }),
+        ...(options.now === undefined ? {} : { now: options.now }),
+        logger,
+      });
+      return buildTokenDocs(inputs, asOf, options.score);
+    },
   },
 } satisfies Record<string, JobSpec>;
 

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import BigNumber from 'bignumber.js';
 import t from 'tap';
-import { createLogger, indexName, repoRoot, type IndexKind } from '@xle/core';
+import { createLogger, indexName, type IndexKind } from '@xle/core';
 import {
   AMM_TRANSACTION_TYPES,
+  DEFAULT_SCORE_CONFIG,
+  directoryTomlSource,
   ingestLedgers,
   JOB_NAMES,
   normalizeLedger,
@@ -17,15 +16,22 @@ import {
 import {
   createTestIndices,
   indexContent,
+  makeTomlDir,
+  TOML_FIXTURE,
   listFixtureLedgers,
   readAllDocuments,
+  runIngestCli,
   readFixture,
   type TestIndices,
 } from '@xle/test-helpers';
 
 type Json = Record<string, unknown>;
 const logger = createLogger('jobs-test', 'silent');
-const DATA_SETS: IndexKind[] = ['amendments', 'facts', 'metrics', 'balances'];
+const DATA_SETS: IndexKind[] = ['amendments', 'facts', 'metrics', 'balances', 'tokens'];
+const tomlDir = makeTomlDir();
+/** When a toml file was read is wall-clock time; everything else of a token is computed. */
+const withoutFetchTime = (source: Json | undefined): unknown =>
+  source?._toml === undefined ? source : { ...source, _toml: { ...(source._toml as Json), fetched_at: 'omitted' } };
 const ledgers = listFixtureLedgers().map((file) => normalizeLedger(readFixture(file)));
 
 async function loaded(t: Parameters<typeof createTestIndices>[0]): Promise<TestIndices> {
@@ -35,12 +41,14 @@ async function loaded(t: Parameters<typeof createTestIndices>[0]): Promise<TestI
 }
 
 async function runAll(target: TestIndices): Promise<void> {
-  for (const name of JOB_NAMES) await runJob({ ...target, logger }, name);
+  const tokens = { toml: directoryTomlSource(tomlDir), tomlMaxAgeMs: 3600_000, score: DEFAULT_SCORE_CONFIG };
+  for (const name of JOB_NAMES) await runJob({ ...target, logger, tokens }, name);
 }
 
 async function contents(target: TestIndices): Promise<Record<string, { count: number; hash: string }>> {
   const out: Record<string, { count: number; hash: string }> = {};
-  for (const kind of DATA_SETS) out[kind] = await indexContent(target.client, indexName(target.naming, kind));
+  for (const kind of DATA_SETS)
+    out[kind] = await indexContent(target.client, indexName(target.naming, kind), withoutFetchTime);
   return out;
 }
 
@@ -55,8 +63,15 @@ t.test('on the fixture ledgers', async (t) => {
   for (const kind of DATA_SETS) t.ok(first[kind]!.count > 0, `${kind} holds documents`);
 
   t.test('a second run gives the same indices', async (t) => {
+    const tokensIndex = indexName(target.naming, 'tokens');
+    const tokensBefore = await indexContent(target.client, tokensIndex);
     await runAll(target);
     t.same(await contents(target), first);
+    t.same(
+      await indexContent(target.client, tokensIndex),
+      tokensBefore,
+      'toml results are reused, fetch times included',
+    );
   });
 
   const [accounts, objects, transactions, ledgerDocs] = await Promise.all(
@@ -196,6 +211,111 @@ t.test('on the fixture ledgers', async (t) => {
     for (const [day, n] of created) t.equal(get('metric', day)?.accounts_created, n, `accounts created on ${day}`);
   });
 
+  t.test('token numbers equal the same numbers computed from the documents', async (t) => {
+    const tokens = new Map(
+      (await readAllDocuments<Json>(target.client, indexName(target.naming, 'tokens'))).map((d) => [d.id as string, d]),
+    );
+    // Trust lines, read directly: the balance is the low account's; positive, it holds what the
+    // high account issued; negative, the reverse; zero, each side with a positive limit trusts.
+    const lines = new Map<string, { trustlines: number; holders: number; supply: BigNumber }>();
+    const hexOf = (code: string): string =>
+      code.length === 40
+        ? code.toUpperCase()
+        : Buffer.concat([Buffer.alloc(12), Buffer.from(code), Buffer.alloc(5)])
+            .toString('hex')
+            .toUpperCase();
+    for (const o of liveObjects.filter((o) => o.LedgerEntryType === 'RippleState')) {
+      const balance = o.Balance as Json;
+      if ((balance.currency as string).startsWith('03')) continue;
+      const low = (o.LowLimit as Json).issuer as string;
+      const high = (o.HighLimit as Json).issuer as string;
+      const value = new BigNumber(balance.value as string);
+      const count = (issuer: string, held: BigNumber): void => {
+        const id = `${hexOf(balance.currency as string)}.${issuer}`;
+        const entry = lines.get(id) ?? { trustlines: 0, holders: 0, supply: new BigNumber(0) };
+        entry.trustlines += 1;
+        if (held.gt(0)) entry.holders += 1;
+        entry.supply = entry.supply.plus(held);
+        lines.set(id, entry);
+      };
+      if (value.gt(0)) count(high, value);
+      else if (value.lt(0)) count(low, value.negated());
+      else {
+        if (new BigNumber((o.LowLimit as Json).value as string).gt(0)) count(high, value);
+        if (new BigNumber((o.HighLimit as Json).value as string).gt(0)) count(low, value);
+      }
+    }
+    t.ok(lines.size >= 20, `${lines.size} tokens have trust lines`);
+    for (const [id, expected] of lines) {
+      const token = tokens.get(id);
+      t.ok(token, `token ${id}`);
+      t.equal(token?.trustlines, expected.trustlines, `${id} trustlines`);
+      t.equal(token?.holders, expected.holders, `${id} holders`);
+      t.ok(
+        Math.abs(Number(token?.supply) - expected.supply.toNumber()) <= expected.supply.toNumber() * 1e-12,
+        `${id} supply`,
+      );
+    }
+
+    // Exchanges in the windows ending at the newest ledger, read from the transactions.
+    const end = Date.parse(
+      ledgerDocs!.reduce((a, b) => (Number(a.ledger_index) > Number(b.ledger_index) ? a : b))
+        .close_time_human as string,
+    );
+    let seen = 0;
+    for (const [window, seconds] of [
+      ['24h', 86_400],
+      ['7d', 604_800],
+    ] as const) {
+      const stats = new Map<string, { exchanges: number; takers: Set<string>; xrp: BigNumber; other: BigNumber }>();
+      for (const tx of transactions!) {
+        const at = Date.parse(tx._date as string);
+        if (!(at > end - seconds * 1000 && at <= end)) continue;
+        for (const x of (tx._exchanges as Json[] | undefined) ?? []) {
+          const entry = stats.get(x.token as string) ?? {
+            exchanges: 0,
+            takers: new Set(),
+            xrp: new BigNumber(0),
+            other: new BigNumber(0),
+          };
+          entry.exchanges += 1;
+          entry.takers.add(x.taker as string);
+          if (x.counter === 'XRP') entry.xrp = entry.xrp.plus(x.counter_value as string);
+          else entry.other = entry.other.plus(x.value as string);
+          stats.set(x.token as string, entry);
+        }
+      }
+      for (const [id, expected] of stats) {
+        if (id === 'XRP') continue;
+        const metrics = tokens.get(id)?.metrics as Json | undefined;
+        seen += 1;
+        t.equal(metrics?.[`exchanges_${window}`], expected.exchanges, `${id} exchanges ${window}`);
+        t.equal(metrics?.[`takers_${window}`], expected.takers.size, `${id} takers ${window}`);
+        const volume = expected.xrp.plus(expected.other.times(tokens.get(id)?.price as number));
+        t.ok(
+          new BigNumber(metrics?.[`volume_${window}`] as string).minus(volume).abs().lte(volume.times(1e-12)),
+          `${id} volume ${window}: ${metrics?.[`volume_${window}`]} ≈ ${volume.toFixed()}`,
+        );
+      }
+    }
+    t.ok(seen >= 5, `${seen} token windows with exchanges checked`);
+
+    const fox = tokens.get(`${hexOf(TOML_FIXTURE.listed.code)}.${TOML_FIXTURE.listed.issuer}`);
+    t.match(fox, {
+      meta: { token: { name: 'Ripple Fox CNY', trust_level: 2 }, issuer: { name: 'Ripple Fox', trust_level: 1 } },
+      _toml: { domain: TOML_FIXTURE.listed.domain, outcome: 'ok' },
+      tomldata: { METADATA: { modified: '2024-05-01T00:00:00.000Z' } },
+    });
+    const malformed = [...tokens.values()].find((d) => (d._toml as Json).domain === TOML_FIXTURE.malformed.domain);
+    t.match(malformed, {
+      _toml: { outcome: 'malformed', reason: /malformed TOML/ },
+      meta: { token: { trust_level: 0 } },
+    });
+    t.notOk(malformed && 'tomldata' in malformed, 'a malformed file gives no tomldata');
+    const scores = [...tokens.values()].map((d) => d.score as number);
+    t.ok(scores.every((s) => s >= 0 && s <= 1) && new Set(scores).size > 10, 'scores spread over [0, 1]');
+  });
+
   t.test('the rich list is every account, ranked by exact balance', async (t) => {
     const balances = await readAllDocuments<{ rank: number; account: string; balance: number }>(
       target.client,
@@ -212,24 +332,9 @@ t.test('on the fixture ledgers', async (t) => {
 
   t.test('jobs killed with SIGKILL at random moments, then run again, end in the same indices', async (t) => {
     const other = await loaded(t);
-    const cli = join(repoRoot, 'packages/ingester/dist/src/cli.js');
-    /**
-     * Runs `ingest jobs`; with `killAtStep`, SIGKILLs it a few random milliseconds after its
-     * n-th progress line (each job logs four steps), so every kill lands inside a job.
-     */
+    /** `ingest jobs`, killed a few random milliseconds after its n-th progress line (each job logs four). */
     const run = (prefix: string, killAtStep?: number): Promise<number | null> =>
-      new Promise((resolve, reject) => {
-        const env = { ...process.env, ES_INDEX_PREFIX: prefix, LOG_LEVEL: 'info' };
-        const child = spawn(process.execPath, [cli, 'jobs'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-        let steps = 0;
-        createInterface({ input: child.stderr }).on('line', (line) => {
-          if (!line.includes('"msg":"progress"')) return;
-          steps += 1;
-          if (steps === killAtStep) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 30));
-        });
-        child.on('error', reject);
-        child.on('exit', (code) => resolve(code));
-      });
+      runIngestCli(['jobs'], { ES_INDEX_PREFIX: prefix, TOML_DIR: tomlDir }, killAtStep);
     const killed: string[] = [];
     for (let i = 0; i < 6; i += 1) {
       const step = 1 + Math.floor(Math.random() * JOB_NAMES.length * 4);

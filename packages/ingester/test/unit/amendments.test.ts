@@ -135,3 +135,23 @@ t.test('removed amendments are listed, not supported', async (t) => {
   t.ok(removed.length >= 12);
   for (const k of removed) t.match(docs.get(k.id), { supported: false, obsolete: true });
 });
+
+t.test('votes of the trusted validators fill count, threshold and validations while voting', async (t) => {
+  const voting = known.find((k) => k.enabled === undefined && !k.obsolete)!;
+  const unknown = 'F'.repeat(64);
+  const votes = {
+    validators: 35,
+    counts: new Map([
+      [voting.id, 29],
+      [NEGATIVE_UNL, 35],
+      [unknown, 2],
+    ]),
+  };
+  const docs = docsOf(known, [], undefined, asOf, votes);
+  t.match(docs.get(voting.id), { enabled: false, count: 29, threshold: 28, validations: 35 }, '80 % of 35, rounded up');
+  t.notOk('count' in docs.get(NEGATIVE_UNL)!, 'an enabled amendment is not voted on any more');
+  t.match(docs.get(unknown), { count: 2, supported: false }, 'a vote for an amendment nobody bundled shows it');
+  const other = known.find((k) => k.enabled === undefined && !k.obsolete && k.id !== voting.id)!;
+  t.match(docs.get(other.id), { count: 0, validations: 35 });
+  t.notOk('count' in docsOf(known, [], undefined, asOf).get(voting.id)!, 'no votes collected: no count');
+});

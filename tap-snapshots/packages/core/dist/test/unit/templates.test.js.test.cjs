@@ -40,6 +40,10 @@ Array [
     "name": "xrpl-mainnet-ledgers",
   },
   Object {
+    "hash": "67fea11a7df8b863",
+    "name": "xrpl-mainnet-manifests",
+  },
+  Object {
     "hash": "5f98cef8a8b40841",
     "name": "xrpl-mainnet-metrics",
   },
@@ -56,23 +60,23 @@ Array [
     "name": "xrpl-mainnet-nodes",
   },
   Object {
-    "hash": "2a9f56bae2c1c3e1",
+    "hash": "29a23f48ad4709ba",
     "name": "xrpl-mainnet-objects",
   },
   Object {
-    "hash": "89b9434741c07ef2",
+    "hash": "4cbce708ac7f32d9",
     "name": "xrpl-mainnet-tokens",
   },
   Object {
-    "hash": "e952c22514fe11f5",
+    "hash": "7fb2e5f3bd3b51f8",
     "name": "xrpl-mainnet-transactions",
   },
   Object {
-    "hash": "5c92c55a0456153f",
+    "hash": "1ab77f5c39c803df",
     "name": "xrpl-mainnet-validations",
   },
   Object {
-    "hash": "276e0c41de618368",
+    "hash": "c9dd65b79f288e39",
     "name": "xrpl-mainnet-validators",
   },
 ]

@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { repoRoot } from '@xle/core';
+
+/**
+ * Runs `pnpm ingest <args>` (the built CLI) with extra environment; with `killAtStep`, SIGKILLs
+ * it a few random milliseconds after its n-th JSON progress line, so the kill lands inside the
+ * work. Resolves with the exit code, or null when killed.
+ */
+export function runIngestCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  killAtStep?: number,
+): Promise<number | null> {
+  const cli = join(repoRoot, 'packages/ingester/dist/src/cli.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let steps = 0;
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      if (!line.includes('"msg":"progress"')) return;
+      steps += 1;
+      if (steps === killAtStep) setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 30));
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code));
+  });
+}
