@@ -21,6 +21,7 @@ import { BulkSink } from './sink/bulk-sink.js';
 import { CheckpointStore, gapsOf } from './sink/checkpoint.js';
 import { listLedgerFiles, readLedgerFiles, type FileError } from './sources/files.js';
 import { RippledSource } from './sources/rippled.js';
+import { readStateFiles, seedState } from './state/snapshot.js';
 import { consumeValidations, ValidationStore } from './validators/consumer.js';
 import { runValidatorsJob, type UnlSource } from './validators/registry.js';
 import { loadValidatorList, verifyValidatorList } from './validators/validator-list.js';
@@ -33,6 +34,10 @@ const USAGE = `usage: ingest <command>
   live [--from N]               follow validated ledgers; after a restart or reconnect the gap since the
                                 checkpoint is backfilled first (--from: start there when nothing is indexed)
   status [--source NAME] [--json]  last ledger, indexed ranges, gaps, and lag behind rippled (default source: rippled)
+  state <path> | state --ledger N [--limit K]
+                                seed ledger objects and accounts from a state snapshot: a ledger file with
+                                accountState, ledger_data pages (JSON or binary; one file or a folder), or
+                                rippled's ledger_data for ledger N; a whole snapshot also retires what is gone
   amendments | facts | metrics | balances | tokens [--refresh-toml DOMAIN|all]...
                                 compute one derived data set from the indexed ledgers (idempotent: a
                                 re-run, or a run after a kill, ends in the same index); tokens reads
@@ -267,6 +272,38 @@ async function main(argv: string[]): Promise<number> {
         await rippled.close();
       }
       return 0;
+    }
+    if (command === 'state') {
+      const ledgerOption = option(args, '--ledger');
+      const path = args[0] !== undefined && !args[0].startsWith('--') ? args[0] : undefined;
+      if ((path === undefined) === (ledgerOption === undefined))
+        throw new BadRequestError('state takes a file or folder, or --ledger N (from RIPPLED_URL), not both');
+      const ledger = Number(ledgerOption);
+      const limit = Number(option(args, '--limit') ?? 2048);
+      if (ledgerOption !== undefined && (!Number.isInteger(ledger) || ledger < 1))
+        throw new BadRequestError('--ledger takes a ledger index');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 2048)
+        throw new BadRequestError('--limit takes an integer from 1 to 2048');
+      await applyTemplates(client, naming);
+      const rippled = path === undefined ? new RippledSource({ url: config.xrpl.url, logger }) : undefined;
+      try {
+        const result = await seedState(
+          path === undefined ? rippled!.statePages(ledger, limit) : readStateFiles(resolve(path)),
+          {
+            client,
+            naming,
+            logger,
+            networkId: config.xrpl.networkId,
+            onPage: (written, at) => logger.info({ ledger: at, entries: written }, 'progress'),
+          },
+        );
+        console.log(
+          `state of ledger ${result.ledger_index}: ${result.entries} entries (${result.superseded} older than indexed state, ${result.removed} retired, ${result.deadLetters} dead letters)${result.whole ? '' : '; a partial snapshot: nothing retired'}`,
+        );
+        return result.deadLetters > 0 ? 1 : 0;
+      } finally {
+        await rippled?.close();
+      }
     }
     if (command === 'status') {
       const source = option(args, '--source') ?? 'rippled';

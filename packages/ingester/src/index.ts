@@ -37,3 +37,4 @@ export * from './validators/validations.js';
 export * from './validators/agreement.js';
 export * from './validators/registry.js';
 export * from './validators/consumer.js';
+export * from './state/snapshot.js';

@@ -24,6 +24,13 @@ export class ReplayRippled {
   validated = 0;
   url = '';
 
+  /** State the server pages through `ledger_data`: every entry of a ledger, and the page size. */
+  readonly states = new Map<number, { entries: Json[]; pageSize: number }>();
+
+  addState(ledgerIndex: number, entries: Json[], pageSize: number): void {
+    this.states.set(ledgerIndex, { entries, pageSize });
+  }
+
   addLedger(raw: Json): void {
     const ledger = ((raw.result as Json | undefined)?.ledger ?? raw.ledger ?? raw) as Json;
     this.ledgers.set(Number(ledger.ledger_index ?? ledger.seqNum), ledger);
@@ -128,6 +135,25 @@ export class ReplayRippled {
         const ledger = this.ledgers.get(index);
         if (ledger === undefined || index > this.validated) return fail('lgrNotFound', 'ledgerNotFound');
         return reply(this.ledgerAnswer(ledger, request.expand === true && request.transactions === true));
+      }
+      case 'ledger_data': {
+        // Pages of at most min(limit, pageSize) entries; the marker is opaque to clients, as
+        // rippled's is (here: the position of the next entry, in hex).
+        const state = this.states.get(Number(request.ledger_index));
+        if (state === undefined) return fail('lgrNotFound', 'ledgerNotFound');
+        const from = typeof request.marker === 'string' ? parseInt(request.marker, 16) : 0;
+        if (!Number.isInteger(from) || from < 0 || from > state.entries.length)
+          return fail('invalidParams', "Invalid field 'marker'.");
+        const size = Math.min(Number(request.limit ?? state.pageSize), state.pageSize);
+        const next = from + size;
+        const ledger = this.ledgers.get(Number(request.ledger_index));
+        return reply({
+          ledger_index: Number(request.ledger_index),
+          ...(ledger === undefined ? {} : { ledger_hash: ledger.ledger_hash ?? ledger.hash }),
+          state: state.entries.slice(from, next),
+          ...(next < state.entries.length ? { marker: next.toString(16).padStart(64, '0') } : {}),
+          validated: true,
+        });
       }
       default:
         return fail('unknownCmd', 'Unknown method.');

@@ -104,13 +104,18 @@ export class BulkSink {
         }
       }
     }
+    await this.addActivations(accountOps);
+    ops.push(...accountOps);
+    return ops;
+  }
+
+  /** Adds each account's activation fields (from this write, or as indexed) to account writes. */
+  async addActivations(accountOps: WriteOp[]): Promise<void> {
     await this.loadActivations(accountOps.filter((op) => !this.activations.has(op.id)).map((op) => op.id));
     for (const op of accountOps) {
       const activation = op.activation ?? this.activations.get(op.id) ?? undefined;
       if (activation !== undefined) op.doc = { ...op.doc, ...activation };
-      ops.push(op);
     }
-    return ops;
   }
 
   /** Activation fields of accounts created in earlier batches, read once and cached. */

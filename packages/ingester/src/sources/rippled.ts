@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, type LedgerStream } from 'xrpl';
 import type { Logger } from '@xle/core';
+import { parseStatePage, type StatePage } from '../state/snapshot.js';
 import { normalizeLedger, type LedgerInput } from '../input/normalize-ledger.js';
 
 export interface RippledSourceOptions {
@@ -117,6 +118,28 @@ export class RippledSource {
   /** The `result` of one public rippled command (`fee`, `server_info`, ...), with retries. */
   async command<T = Record<string, unknown>>(command: 'fee' | 'server_info'): Promise<T> {
     return this.withRetries(command, async (client) => (await client.request({ command })).result as unknown as T);
+  }
+
+  /**
+   * Every state entry of a validated ledger, one `ledger_data` page at a time (JSON, `limit`
+   * entries a page), each page retried with backoff and reconnects.
+   */
+  async *statePages(ledgerIndex: number, limit = 2048): AsyncGenerator<StatePage> {
+    let marker: unknown;
+    do {
+      const page = await this.withRetries(`ledger_data ${ledgerIndex}`, async (client) => {
+        const response = await client.request({
+          command: 'ledger_data',
+          ledger_index: ledgerIndex,
+          binary: false,
+          limit,
+          ...(marker === undefined ? {} : { marker }),
+        });
+        return response.result as unknown as Record<string, unknown>;
+      });
+      yield parseStatePage({ result: page }, `ledger_data ${ledgerIndex}`);
+      marker = page.marker;
+    } while (marker !== undefined && marker !== null);
   }
 
   /** Ledgers from..to inclusive, in order, with up to `concurrency` requests in flight. */

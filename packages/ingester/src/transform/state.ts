@@ -95,6 +95,25 @@ function entryAccounts(entry: Json): string[] {
 }
 
 /**
+ * The objects-index document of one ledger entry (`entry` is this function's to change: a fresh
+ * object with `index` and `LedgerEntryType`), as of `ledgerIndex`.
+ */
+export function objectDocument(entry: Json, ledgerIndex: number, deleted: boolean): ObjectDoc {
+  const accountsOfEntry = entryAccounts(entry);
+  const doc = normalizeEntryInPlace(entry) as ObjectDoc;
+  doc.ledger_index = ledgerIndex;
+  doc.deleted = deleted;
+  doc._accounts = accountsOfEntry;
+  return doc;
+}
+
+/** The accounts-index document of an AccountRoot's object document (without activation fields). */
+export function accountDocument(doc: ObjectDoc): Json {
+  const { _accounts: _unused, ledger_index: ledgerIndex, ...state } = doc;
+  return { ...state, _updated_ledger_index: ledgerIndex };
+}
+
+/**
  * Ledger-object changes of one transaction, from its metadata's AffectedNodes: Created and
  * Modified nodes give the entry's new full state (NewFields / FinalFields), Deleted nodes a
  * tombstone (kept so that an older replay cannot bring the entry back). Pure.
@@ -119,20 +138,11 @@ export function stateChanges(tx: Json, ledgerIndex: number): { objects: StateCha
       entry.PreviousTxnID = hash;
       entry.PreviousTxnLgrSeq = ledgerIndex;
     }
-    const accountsOfEntry = entryAccounts(entry);
-    const doc = normalizeEntryInPlace(entry) as ObjectDoc;
-    doc.ledger_index = ledgerIndex;
-    doc.deleted = deleted;
-    doc._accounts = accountsOfEntry;
+    const doc = objectDocument(entry, ledgerIndex, deleted);
     objects.push({ id: doc.index, version, doc });
 
     if (type === 'AccountRoot' && typeof entry.Account === 'string') {
-      const { _accounts: _unused, ledger_index: _li, ...state } = doc;
-      const change: AccountChange = {
-        id: entry.Account,
-        version,
-        doc: { ...state, _updated_ledger_index: ledgerIndex },
-      };
+      const change: AccountChange = { id: entry.Account, version, doc: accountDocument(doc) };
       if (kind === 'CreatedNode' && typeof fields.Balance === 'string') {
         const initial = dropsToXrpString(fields.Balance);
         change.activation = {

@@ -1,0 +1,246 @@
+import { readFile } from 'node:fs/promises';
+import type { estypes } from '@elastic/elasticsearch';
+import type { Client, IndexNaming, Logger } from '@xle/core';
+import { indexName } from '@xle/core';
+import { DEFAULT_DEFINITIONS } from 'ripple-binary-codec';
+import { decode } from 'xrpl';
+import { LedgerShapeError } from '../input/normalize-ledger.js';
+import { scanHits } from '../jobs/data-set.js';
+import { BulkSink, type WriteOp } from '../sink/bulk-sink.js';
+import { listLedgerFiles } from '../sources/files.js';
+import { accountDocument, changeVersion, objectDocument } from '../transform/state.js';
+import { isRecord, type Json } from '../json.js';
+
+/**
+ * Seeding the ledger-object and account indices from a state snapshot: every ledger entry of a
+ * ledger (rippled `ledger` with `accountState`, a state dump, or `ledger_data` pages, JSON or
+ * binary), so that objects no transaction touched since are queryable too.
+ *
+ * A snapshot of ledger L is the state after all of L's transactions, so it is written with the
+ * version just below ledger L + 1 (`changeVersion(L, 65535)`): a transaction of a newer ledger
+ * wins over it, and replaying L or anything older never overwrites it.
+ */
+export const SNAPSHOT_TX_INDEX = 0xffff;
+
+/** One page of state: the ledger it belongs to and its entries. */
+export interface StatePage {
+  ledger_index: number;
+  ledger_hash?: string;
+  entries: Json[];
+  /** `ledger_data` paging: present when more pages follow. */
+  marker?: string;
+  /** True for a dump that holds the whole state (accountState). */
+  whole: boolean;
+}
+
+function toIndex(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * The codec writes UInt64 fields (OwnerNode, LowNode, BookNode, ...) as 16 hex digits; rippled's
+ * JSON writes them in lower case without leading zeros ("0", "2a"). Decoded entries are made to read as rippled's
+ * JSON does, so a binary and a JSON snapshot index the same documents. The codec's base-10 fields
+ * (MPT amounts) are left as they are.
+ */
+function rippledUInt64(fields: Json): Json {
+  const definitions = DEFAULT_DEFINITIONS.field as unknown as Record<string, { type?: { name?: string } } | undefined>;
+  for (const [name, value] of Object.entries(fields))
+    if (typeof value === 'string' && /^[0-9A-F]{16}$/.test(value) && definitions[name]?.type?.name === 'UInt64')
+      fields[name] = value.replace(/^0+(?=.)/, '').toLowerCase();
+  return fields;
+}
+
+/** A state entry as JSON with its `index`: JSON entries as they are, binary ones decoded. */
+export function stateEntry(raw: unknown, where: string): Json {
+  if (!isRecord(raw)) throw new LedgerShapeError(`${where}: a state entry is not an object`);
+  if (typeof raw.data === 'string' && typeof raw.index === 'string' && raw.LedgerEntryType === undefined) {
+    let fields: Json;
+    try {
+      fields = decode(raw.data) as Json;
+    } catch (error) {
+      throw new LedgerShapeError(
+        `${where}: entry ${raw.index} is not a serialized ledger entry (${(error as Error).message})`,
+      );
+    }
+    return { ...rippledUInt64(fields), index: raw.index.toUpperCase() };
+  }
+  if (typeof raw.index !== 'string' || !/^[0-9A-Fa-f]{64}$/.test(raw.index) || typeof raw.LedgerEntryType !== 'string')
+    throw new LedgerShapeError(`${where}: a state entry needs a 64-hex index and a LedgerEntryType`);
+  return { ...raw, index: raw.index.toUpperCase() };
+}
+
+/**
+ * The state in a file: a ledger with `accountState` (in any envelope the ledger reader accepts),
+ * or a `ledger_data` answer or page (`{result:{state}}`, `{state}`), whose `ledger_index` may sit
+ * beside the state or in its `ledger` header.
+ */
+export function parseStatePage(raw: unknown, where = 'state'): StatePage {
+  if (!isRecord(raw)) throw new LedgerShapeError(`${where}: not a JSON object`);
+  const result = isRecord(raw.result) ? raw.result : raw;
+  const ledger = isRecord(result.ledger) ? result.ledger : result;
+  if (Array.isArray(ledger.accountState)) {
+    const index = toIndex(ledger.ledger_index ?? ledger.seqNum);
+    if (index === undefined) throw new LedgerShapeError(`${where}: the ledger has no ledger_index`);
+    const hash = ledger.ledger_hash ?? ledger.hash;
+    return {
+      ledger_index: index,
+      ...(typeof hash === 'string' ? { ledger_hash: hash.toUpperCase() } : {}),
+      entries: ledger.accountState.map((e, i) => stateEntry(e, `${where} accountState[${i}]`)),
+      whole: true,
+    };
+  }
+  if (Array.isArray(result.state)) {
+    const index = toIndex(result.ledger_index) ?? toIndex(ledger.ledger_index ?? ledger.seqNum);
+    if (index === undefined) throw new LedgerShapeError(`${where}: the ledger_data page names no ledger_index`);
+    const hash = result.ledger_hash ?? ledger.ledger_hash;
+    return {
+      ledger_index: index,
+      ...(typeof hash === 'string' ? { ledger_hash: hash.toUpperCase() } : {}),
+      entries: result.state.map((e, i) => stateEntry(e, `${where} state[${i}]`)),
+      ...(typeof result.marker === 'string' ? { marker: result.marker } : {}),
+      whole: false,
+    };
+  }
+  throw new LedgerShapeError(`${where}: neither a ledger with accountState nor a ledger_data page`);
+}
+
+/** The writes of one page (pure): object documents, and account documents of AccountRoots. */
+export function snapshotOps(page: StatePage, naming: IndexNaming): { objects: WriteOp[]; accounts: WriteOp[] } {
+  const version = changeVersion(page.ledger_index, SNAPSHOT_TX_INDEX);
+  const objects: WriteOp[] = [];
+  const accounts: WriteOp[] = [];
+  for (const entry of page.entries) {
+    const doc = objectDocument({ ...entry }, page.ledger_index, false);
+    if (page.ledger_hash !== undefined) doc.ledger_hash = page.ledger_hash;
+    objects.push({ index: indexName(naming, 'objects'), id: doc.index, doc, version, ledgerIndex: page.ledger_index });
+    if (doc.LedgerEntryType === 'AccountRoot' && typeof doc.Account === 'string')
+      accounts.push({
+        index: indexName(naming, 'accounts'),
+        id: doc.Account,
+        doc: accountDocument(doc),
+        version,
+        ledgerIndex: page.ledger_index,
+      });
+  }
+  return { objects, accounts };
+}
+
+export interface SeedOptions {
+  client: Client;
+  naming: IndexNaming;
+  logger: Logger;
+  networkId: number;
+  /** Called after each page is written. */
+  onPage?: (written: number, ledgerIndex: number) => void;
+}
+
+export interface SeedResult {
+  ledger_index: number;
+  entries: number;
+  superseded: number;
+  deadLetters: number;
+  /** Objects and accounts found gone by a whole snapshot, and tombstoned. */
+  removed: number;
+  whole: boolean;
+}
+
+/**
+ * Writes a ledger's state, page by page (bounded memory). When the pages make up the whole state
+ * (`whole`: a dump with accountState, or `ledger_data` paged to its end), every live object or
+ * account last changed before that ledger and absent from it is gone by then: it gets a tombstone
+ * at the snapshot's version. Running it again, or again after a kill, ends in the same indices;
+ * the run is recorded in `ingest-state` (`state.<ledger>`) only when complete.
+ */
+export async function seedState(pages: AsyncIterable<StatePage>, options: SeedOptions): Promise<SeedResult> {
+  const sink = new BulkSink(options);
+  let ledger: number | undefined;
+  let entries = 0;
+  let superseded = 0;
+  let deadLetters = 0;
+  let whole = false;
+  let more = true;
+  for await (const page of pages) {
+    if (ledger !== undefined && page.ledger_index !== ledger)
+      throw new LedgerShapeError(`state pages of ledgers ${ledger} and ${page.ledger_index} cannot be seeded together`);
+    ledger = page.ledger_index;
+    whole ||= page.whole;
+    more = page.marker !== undefined;
+    const { objects, accounts } = snapshotOps(page, options.naming);
+    await sink.addActivations(accounts);
+    const result = await sink.writeOps(0, [...objects, ...accounts]);
+    entries += page.entries.length;
+    superseded += result.superseded;
+    deadLetters += result.deadLetters;
+    options.onPage?.(entries, ledger);
+  }
+  if (ledger === undefined) throw new LedgerShapeError('no state entries to seed');
+  // ledger_data read to its last page (no marker) is the whole state as well.
+  whole ||= !more;
+  await sink.refresh();
+  const removed = whole && deadLetters === 0 ? await tombstoneAbsent(options, ledger) : 0;
+  await options.client.index({
+    index: indexName(options.naming, 'ingest-state'),
+    id: `state.${ledger}`,
+    document: {
+      kind: 'state',
+      ledger_index: ledger,
+      documents: entries,
+      removed,
+      status: 'complete',
+      updated_at: new Date().toISOString(),
+    },
+    refresh: true,
+  });
+  options.logger.info({ ledger, entries, removed, superseded, deadLetters, whole }, 'state seeded');
+  return { ledger_index: ledger, entries, superseded, deadLetters, removed, whole };
+}
+
+/**
+ * After a whole snapshot of `ledger`: every live document whose last change is older than the
+ * ledger was not in it (the snapshot rewrote all that were), so it no longer exists.
+ */
+async function tombstoneAbsent(options: SeedOptions, ledger: number): Promise<number> {
+  const version = changeVersion(ledger, SNAPSHOT_TX_INDEX);
+  let removed = 0;
+  for (const [kind, field, key] of [
+    ['objects', 'ledger_index', 'index'],
+    ['accounts', '_updated_ledger_index', 'Account'],
+  ] as const) {
+    const index = indexName(options.naming, kind);
+    const request: estypes.SearchRequest = {
+      index,
+      query: { bool: { filter: [{ term: { deleted: false } }, { range: { [field]: { lt: ledger } } }] } },
+      sort: [{ [key]: 'asc' }],
+    };
+    const ops: WriteOp[] = [];
+    for await (const hit of scanHits<Json>(options.client, request)) {
+      if (hit._source === undefined || hit._id === undefined) continue;
+      ops.push({
+        index,
+        id: hit._id,
+        doc: { ...hit._source, deleted: true, [field]: ledger },
+        version,
+        ledgerIndex: ledger,
+      });
+    }
+    if (ops.length === 0) continue;
+    const result = await new BulkSink(options).writeOps(0, ops);
+    removed += ops.length - result.superseded;
+  }
+  return removed;
+}
+
+/** State pages from files: one file or every JSON file of a folder (recursive, by name). */
+export async function* readStateFiles(path: string): AsyncGenerator<StatePage> {
+  for (const file of listLedgerFiles(path)) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      throw new LedgerShapeError(`${file}: not JSON (${(error as Error).message})`);
+    }
+    yield parseStatePage(raw, file);
+  }
+}
