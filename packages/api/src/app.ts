@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
+import { paymentClaims, planLimits } from '@xle/access';
 import {
   AppError,
   errorHandler,
@@ -61,7 +62,10 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
     ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Cursor');
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'Content-Type, Accept, X-Request-Id, Authorization');
+      ctx.set(
+        'Access-Control-Allow-Headers',
+        'Content-Type, Accept, X-Request-Id, Authorization, X-API-Key, Payment-Claim',
+      );
       ctx.set('Access-Control-Max-Age', '86400');
       ctx.status = 204;
       return;
@@ -71,6 +75,10 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
     }
     await next();
   });
+  // Access plans (issue 8): API keys, daily quotas and per-second bursts; see @xle/access.
+  if (config.access.mode === 'plans') app.use(planLimits({ config, client, logger }));
+  // Pay as you go (issue 8): every request pays with a verified Payment-Claim; see @xle/access payg.
+  if (config.access.mode === 'payg') app.use(paymentClaims({ config, client, logger }));
 
   const engine = new Engine(client, namingOf(config));
   const routes = apiRoutes(engine);

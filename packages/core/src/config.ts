@@ -131,6 +131,72 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    access: Type.Object(
+      {
+        mode: Type.Union([Type.Literal('open'), Type.Literal('plans'), Type.Literal('payg')], {
+          default: 'plans',
+          description:
+            'How this address admits requests: `plans` (free per client address, or an API key of a subscription plan), `payg` (every request carries a Payment-Claim), `open` (no limits; development only).',
+        }),
+        freePerDay: Type.Integer({
+          default: 10000,
+          minimum: 1,
+          description: 'Requests per UTC day of the free plan, per client address.',
+        }),
+        proPerDay: Type.Integer({
+          default: 100000,
+          minimum: 1,
+          description: 'Requests per UTC day of the Pro plan, per API key.',
+        }),
+        enterprisePerDay: Type.Integer({
+          default: 1000000,
+          minimum: 1,
+          description: 'Requests per UTC day of the Enterprise plan, per API key.',
+        }),
+        freePerSecond: Type.Integer({
+          default: 10,
+          minimum: 1,
+          description: 'Burst limit of the free plan: requests per second per client address.',
+        }),
+        proPerSecond: Type.Integer({
+          default: 50,
+          minimum: 1,
+          description: 'Burst limit of the Pro plan: requests per second per key.',
+        }),
+        enterprisePerSecond: Type.Integer({
+          default: 200,
+          minimum: 1,
+          description: 'Burst limit of the Enterprise plan: requests per second per key.',
+        }),
+        proxyHops: Type.Integer({
+          default: 0,
+          minimum: 0,
+          maximum: 10,
+          description:
+            'Reverse proxies in front of the API that append to X-Forwarded-For; the free plan counts the address that many hops from the right (0: the socket address, X-Forwarded-For ignored).',
+        }),
+        paygDestination: Type.Optional(
+          Type.String({
+            pattern: '^r[1-9A-HJ-NP-Za-km-z]{24,34}$',
+            description: 'The service account pay-as-you-go channels must pay (required when a mode is payg).',
+          }),
+        ),
+        paygDropsPerRequest: Type.Integer({
+          default: 100,
+          minimum: 1,
+          description: 'Price of one pay-as-you-go request in drops (100 drops = 0.0001 XRP).',
+        }),
+        search: Type.Union(
+          [Type.Literal('keys'), Type.Literal('payg'), Type.Literal('keys+payg'), Type.Literal('open')],
+          {
+            default: 'keys',
+            description:
+              'Who may use the search and SQL API: subscription keys, pay-as-you-go claims, either, or anyone (development only).',
+          },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     tokens: Type.Object(
       {
         tomlDir: Type.Optional(
@@ -216,6 +282,17 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'SEARCH_PORT', path: ['search', 'port'] },
   { env: 'SEARCH_TIMEOUT_MS', path: ['search', 'timeoutMs'] },
   { env: 'SEARCH_SECRET', path: ['search', 'secret'] },
+  { env: 'ACCESS_MODE', path: ['access', 'mode'] },
+  { env: 'ACCESS_FREE_PER_DAY', path: ['access', 'freePerDay'] },
+  { env: 'ACCESS_PRO_PER_DAY', path: ['access', 'proPerDay'] },
+  { env: 'ACCESS_ENTERPRISE_PER_DAY', path: ['access', 'enterprisePerDay'] },
+  { env: 'ACCESS_FREE_PER_SECOND', path: ['access', 'freePerSecond'] },
+  { env: 'ACCESS_PRO_PER_SECOND', path: ['access', 'proPerSecond'] },
+  { env: 'ACCESS_ENTERPRISE_PER_SECOND', path: ['access', 'enterprisePerSecond'] },
+  { env: 'ACCESS_PROXY_HOPS', path: ['access', 'proxyHops'] },
+  { env: 'PAYG_DESTINATION', path: ['access', 'paygDestination'] },
+  { env: 'PAYG_DROPS_PER_REQUEST', path: ['access', 'paygDropsPerRequest'] },
+  { env: 'SEARCH_ACCESS', path: ['access', 'search'] },
   { env: 'TOML_DIR', path: ['tokens', 'tomlDir'] },
   { env: 'TOML_URL_TEMPLATE', path: ['tokens', 'tomlUrlTemplate'] },
   { env: 'TOML_TIMEOUT_MS', path: ['tokens', 'tomlTimeoutMs'] },

@@ -28,6 +28,35 @@ export const ErrorCode = {
   /** A cursor or point-in-time token that is malformed, forged or expired. */
   InvalidCursor: 'INVALID_CURSOR',
   NotAcceptable: 'NOT_ACCEPTABLE',
+  /** An API key that is malformed, unknown or revoked (never downgraded to the free plan). */
+  InvalidApiKey: 'INVALID_API_KEY',
+  /** An address that admits subscription keys only (the search API) was called without one. */
+  ApiKeyRequired: 'API_KEY_REQUIRED',
+  /** The plan's requests per UTC day are used up; Retry-After says when the day ends. */
+  QuotaExceeded: 'QUOTA_EXCEEDED',
+  /** Above the plan's requests per second; Retry-After: 1. */
+  RateLimited: 'RATE_LIMITED',
+  // Pay-as-you-go (402): the Payment-Claim header and the pay channel behind it (packages/access/src/payg).
+  /** No Payment-Claim header on a pay-as-you-go address. */
+  PaymentRequired: 'PAYMENT_REQUIRED',
+  /** A Payment-Claim header that does not follow the documented format. */
+  ClaimMalformed: 'CLAIM_MALFORMED',
+  /** The signature does not verify for that channel, amount and public key (a forged claim). */
+  ClaimSignatureInvalid: 'CLAIM_SIGNATURE_INVALID',
+  /** No open PayChannel with that id in the indexed ledger objects. */
+  ChannelNotFound: 'CHANNEL_NOT_FOUND',
+  /** The channel's Expiration or CancelAfter has passed. */
+  ChannelExpired: 'CHANNEL_EXPIRED',
+  /** The channel does not pay this service's account. */
+  ChannelWrongDestination: 'CHANNEL_WRONG_DESTINATION',
+  /** The claim's public key is not the channel's PublicKey. */
+  ChannelKeyMismatch: 'CHANNEL_KEY_MISMATCH',
+  /** The claim exceeds what the channel holds (its Amount). */
+  ChannelUnderfunded: 'CHANNEL_UNDERFUNDED',
+  /** The cumulative amount does not cover the requests served so far plus this one (stale or replayed claim). */
+  ClaimInsufficient: 'CLAIM_INSUFFICIENT',
+  /** Too many concurrent writers on one channel's accounting; retry. */
+  ChannelBusy: 'CHANNEL_BUSY',
   ConfigInvalid: 'CONFIG_INVALID',
   Internal: 'INTERNAL_ERROR',
 } as const;

@@ -18,6 +18,9 @@ export const INDEX_KINDS = [
   'facts',
   'balances',
   'kyc',
+  'api-keys',
+  'usage',
+  'payg-channels',
   'ingest-state',
   'dead-letters',
 ] as const;

@@ -3,6 +3,7 @@ export * from './config.js';
 export * from './engine-check.js';
 export * from './engine-errors.js';
 export * from './errors.js';
+export * from './exit.js';
 export * from './http/error-handler.js';
 export * from './http/request-context.js';
 export * from './http/serve.js';

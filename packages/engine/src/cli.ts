@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { engineUrl, isAppError, loadConfig, usesExternalEngine } from '@xle/core';
+import { engineUrl, exitWith, loadConfig, usesExternalEngine } from '@xle/core';
 import { fetchEngine } from './fetch.js';
 import { instanceFromConfig, logFile } from './instance.js';
 import { engineStatus, startEngine, stopEngine, tailLog } from './lifecycle.js';
@@ -57,10 +57,4 @@ async function main([command, arg]: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(isAppError(error) ? `error ${error.code}: ${error.message}` : `error: ${String(error)}`);
-    process.exit(1);
-  },
-);
+exitWith(main(process.argv.slice(2)));

@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import Router from '@koa/router';
+import { searchAccess, searchPayments } from '@xle/access';
 import {
   AppError,
   BadRequestError,
@@ -51,6 +52,10 @@ export function createSearchRouter({ config, client, logger }: SearchAppDeps): R
   const sealer = new TokenSealer(config.search.secret);
   const inner = searchRouter({ engine, sealer, logger });
   const router = new Router({ prefix: '/api/v1' });
+  // Access to search (issue 8): subscription keys per `access.search`; see @xle/access.
+  router.use(searchAccess({ config, client, logger }));
+  // Pay as you go on search (issue 8), per `access.search`: payg, or keys+payg with a Payment-Claim.
+  router.use(searchPayments({ config, client, logger }));
   router.use(jsonBody());
   router.use(inner.routes(), inner.allowedMethods({ throw: true }));
   return router;
@@ -67,7 +72,10 @@ export function createSearchApp(deps: SearchAppDeps): Koa {
     ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Cursor');
     if (ctx.method === 'OPTIONS') {
       ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', 'Content-Type, Accept, X-Request-Id, Authorization');
+      ctx.set(
+        'Access-Control-Allow-Headers',
+        'Content-Type, Accept, X-Request-Id, Authorization, X-API-Key, Payment-Claim',
+      );
       ctx.set('Access-Control-Max-Age', '86400');
       ctx.status = 204;
       return;

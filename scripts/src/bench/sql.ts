@@ -145,6 +145,8 @@ const server = spawn(process.execPath, [`${repoRoot}packages/search/dist/src/ser
     ES_URL: engineUrl(config),
     ES_INDEX_PREFIX: naming.prefix,
     SEARCH_PORT: String(PORT),
+    // No API key in this benchmark: it measures the export, not the access check.
+    SEARCH_ACCESS: 'open',
     LOG_LEVEL: 'warn',
   },
   stdio: ['ignore', 'inherit', 'inherit'],

@@ -20,7 +20,15 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     throw new Error('ES_URL is not set: run tests through `pnpm test`, which starts the test engine.');
   }
   const prefix = `test-${randomBytes(4).toString('hex')}`;
-  return loadConfig({ overrides: { es: { indexPrefix: prefix }, log: { level: 'silent' }, ...overrides } });
+  // Access limits are off unless a test turns them on: most tests send many requests from one address.
+  return loadConfig({
+    overrides: {
+      es: { indexPrefix: prefix },
+      log: { level: 'silent' },
+      access: { mode: 'open', search: 'open' },
+      ...overrides,
+    },
+  });
 }
 
 export interface TestIndices {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { exitWith, runImportCommand } from '../records/import-command.js';
+import { exitWith } from '@xle/core';
+import { runImportCommand } from '../records/import-command.js';
 import { importNames } from './import.js';
 import { readNameRecords, validateNameRecords } from './well-known.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Client, IndexNaming } from '@xle/core';
-import { applyTemplates, createEngineClient, isAppError, loadConfig, namingOf } from '@xle/core';
+import { applyTemplates, createEngineClient, loadConfig, namingOf } from '@xle/core';
 import type { NamesImportResult } from '../names/import.js';
 import type { RecordProblem } from './account-records.js';
 
@@ -52,15 +52,4 @@ export async function runImportCommand<T>([command, file, ...rest]: string[], sp
   } finally {
     await client.close();
   }
-}
-
-/** Exits with the command's code, or 1 after printing an error (its stable code when it has one). */
-export function exitWith(run: Promise<number>): void {
-  run.then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(isAppError(error) ? `error ${error.code}: ${error.message}` : `error: ${(error as Error).message}`);
-      process.exit(1);
-    },
-  );
 }

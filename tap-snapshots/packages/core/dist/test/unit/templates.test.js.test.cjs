@@ -16,6 +16,10 @@ Array [
     "name": "xrpl-mainnet-amendments",
   },
   Object {
+    "hash": "7089f3864590e1f9",
+    "name": "xrpl-mainnet-api-keys",
+  },
+  Object {
     "hash": "bf32e82e6c3c7ac6",
     "name": "xrpl-mainnet-balances",
   },
@@ -64,12 +68,20 @@ Array [
     "name": "xrpl-mainnet-objects",
   },
   Object {
+    "hash": "31c2739fa956e858",
+    "name": "xrpl-mainnet-payg-channels",
+  },
+  Object {
     "hash": "4cbce708ac7f32d9",
     "name": "xrpl-mainnet-tokens",
   },
   Object {
     "hash": "7fb2e5f3bd3b51f8",
     "name": "xrpl-mainnet-transactions",
+  },
+  Object {
+    "hash": "aac8fd281e88ae64",
+    "name": "xrpl-mainnet-usage",
   },
   Object {
     "hash": "1ab77f5c39c803df",

@@ -1,0 +1,177 @@
+import type { Context, Middleware } from 'koa';
+import { AppError, ErrorCode, namingOf, type Client, type Config, type Logger } from '@xle/core';
+import { readCredential, type Credential } from './api-keys.js';
+import { BurstLimiter } from './burst-limiter.js';
+import { clientAddress } from './client-address.js';
+import { ApiKeyStore, type ApiKeyRecord } from './key-store.js';
+import { planLimitsOf, secondsUntilUtcMidnight, utcDay, type Plan } from './plans.js';
+import { UsageCounter, type CounterKey } from './usage-counter.js';
+
+export interface PlanLimitsDeps {
+  config: Config;
+  client: Client;
+  logger: Logger;
+  /** Injectable clock (ms since the epoch) for the burst window and the UTC day. */
+  now?: () => number;
+  /** How long a valid key's record is reused before it is read again (so a revocation takes this long). */
+  keyCacheMs?: number;
+}
+
+/** Who a request is counted for, left in `ctx.state.access` for later middleware. */
+export interface AccessState {
+  plan: Plan;
+  /** Client address (free) or key id (subscription plans). */
+  client: string;
+  keyId?: string;
+}
+
+export interface PlanLimitsOptions {
+  /** Refuse requests without a subscription key (the search API has no free plan). */
+  requireKey?: boolean;
+}
+
+/** Answered without counting against the daily quota (bursts still apply). */
+export const UNMETERED_PATHS: ReadonlySet<string> = new Set(['/api/v1/ping', '/api/v1/openapi.json', '/api/v1/docs']);
+
+/** The search routes: mounted in the API app they keep their own door (`searchAccess`), without a free plan. */
+export const SEARCH_PATHS = /^\/api\/v1\/(search|sql)(\/|$)/;
+
+export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+/** Remembered counts are dropped all at once past this many counters (they are only a hint). */
+const MAX_REMEMBERED = 50_000;
+
+function unauthorized(code: string, message: string, details?: Record<string, unknown>): AppError {
+  return new AppError(401, code, message, details === undefined ? {} : { details });
+}
+
+/**
+ * The plans of the Limits table as one Koa middleware: identify the plan (an API key in
+ * `X-API-Key` or `Authorization: Bearer`, else the free plan by client address), take one request
+ * from the per-second burst (memory of this process), then count it against the daily quota
+ * (shared, in the engine). Every counted answer carries X-RateLimit-Limit / -Remaining / -Reset,
+ * Reset being the seconds until 00:00 UTC; a refusal is a 429 with Retry-After and the shared
+ * error body. A key that is malformed, unknown or revoked is a 401, never the free plan.
+ */
+export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}): Middleware {
+  const { config, client } = deps;
+  const now = deps.now ?? Date.now;
+  const keyCacheMs = deps.keyCacheMs ?? 5000;
+  const limits = planLimitsOf(config.access);
+  const keys = new ApiKeyStore(client, namingOf(config));
+  const counter = new UsageCounter(client, namingOf(config), now);
+  const burst = new BurstLimiter();
+  const keyCache = new Map<string, { record: ApiKeyRecord; until: number }>();
+  const remembered = new Map<string, number>();
+  const keylessSearchElsewhere = options.requireKey !== true && config.search.mount && config.access.search !== 'open';
+
+  async function findKey(key: string): Promise<ApiKeyRecord | undefined> {
+    const cached = keyCache.get(key);
+    if (cached !== undefined && cached.until > now()) return cached.record;
+    const record = await keys.find(key);
+    if (record === undefined || record.revoked) {
+      keyCache.delete(key);
+      return undefined;
+    }
+    if (keyCacheMs > 0) keyCache.set(key, { record, until: now() + keyCacheMs });
+    return record;
+  }
+
+  async function identify(ctx: Context, credential: Credential): Promise<AccessState> {
+    if (credential.kind === 'malformed')
+      throw unauthorized(ErrorCode.InvalidApiKey, 'The API key is not valid.', { reason: credential.reason });
+    if (credential.kind === 'key') {
+      const record = await findKey(credential.key);
+      if (record === undefined) throw unauthorized(ErrorCode.InvalidApiKey, 'The API key is unknown or revoked.');
+      return { plan: record.plan, client: record.key_id, keyId: record.key_id };
+    }
+    if (options.requireKey === true)
+      throw unauthorized(ErrorCode.ApiKeyRequired, 'This address needs an API key of a subscription plan.');
+    const address = clientAddress(
+      ctx.request.socket.remoteAddress ?? '',
+      ctx.get('X-Forwarded-For'),
+      config.access.proxyHops,
+    );
+    return { plan: 'free', client: address };
+  }
+
+  function setHeaders(ctx: Context, limit: number, count: number, reset: number): void {
+    ctx.set('X-RateLimit-Limit', String(limit));
+    ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
+    ctx.set('X-RateLimit-Reset', String(reset));
+  }
+
+  return async (ctx, next) => {
+    const credential = readCredential({ apiKey: ctx.get('X-API-Key'), authorization: ctx.get('Authorization') });
+    // A keyless search request is neither free nor counted here: searchAccess answers it (401, or
+    // pay-as-you-go), so it does not use up the address's free quota for nothing.
+    if (credential.kind === 'none' && keylessSearchElsewhere && SEARCH_PATHS.test(ctx.path)) return next();
+    const exposed = ctx.response.get('Access-Control-Expose-Headers');
+    ctx.set('Access-Control-Expose-Headers', [exposed, ...RATE_LIMIT_HEADERS].filter(Boolean).join(', '));
+    let access: AccessState;
+    try {
+      access = await identify(ctx, credential);
+    } catch (error) {
+      if (error instanceof AppError && error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="api"');
+      throw error;
+    }
+    ctx.state.access = access;
+    const limit = limits[access.plan];
+    const at = now();
+    const key: CounterKey = { plan: access.plan, client: access.client, day: utcDay(at) };
+    const id = `${key.plan}.${key.client}`;
+    const reset = secondsUntilUtcMidnight(at);
+    const metered = !UNMETERED_PATHS.has(ctx.path);
+
+    if (!burst.take(id, limit.perSecond, at)) {
+      if (metered)
+        setHeaders(ctx, limit.perDay, remembered.get(`${id}.${key.day}`) ?? (await counter.peek(key)), reset);
+      throw new AppError(429, ErrorCode.RateLimited, `More than ${limit.perSecond} requests per second.`, {
+        retryAfter: 1,
+        details: { plan: access.plan, limit: limit.perSecond, window: 'second' },
+      });
+    }
+    if (!metered) return next();
+
+    const { allowed, count } = await counter.consume(key, limit.perDay);
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    remembered.set(`${id}.${key.day}`, count);
+    setHeaders(ctx, limit.perDay, count, reset);
+    if (!allowed) {
+      throw new AppError(
+        429,
+        ErrorCode.QuotaExceeded,
+        `The ${access.plan} plan allows ${limit.perDay} requests per UTC day.`,
+        {
+          retryAfter: reset,
+          details: { plan: access.plan, limit: limit.perDay, window: 'day' },
+        },
+      );
+    }
+    return next();
+  };
+}
+
+/**
+ * The search API's door, per `access.search`: `keys` admits subscription keys only, `keys+payg`
+ * also lets through requests that carry a Payment-Claim and no key (the pay-as-you-go middleware,
+ * mounted after this one, must then check the claim), `payg` and `open` add nothing here. When the
+ * plans middleware already counted the request (search mounted in the API app), it is not counted
+ * again; only the plan is checked.
+ */
+export function searchAccess(deps: PlanLimitsDeps): Middleware {
+  const mode = deps.config.access.search;
+  if (mode === 'open' || mode === 'payg') return (_ctx, next) => next();
+  const limiter = planLimits(deps, { requireKey: true });
+  return async (ctx, next) => {
+    const hasKey = ctx.get('X-API-Key') !== '' || ctx.get('Authorization') !== '';
+    if (mode === 'keys+payg' && !hasKey && ctx.get('Payment-Claim') !== '') return next();
+    const upstream = ctx.state.access as AccessState | undefined;
+    if (upstream === undefined) return limiter(ctx, next);
+    if (upstream.plan === 'free') {
+      ctx.set('WWW-Authenticate', 'Bearer realm="api"');
+      throw unauthorized(ErrorCode.ApiKeyRequired, 'The search API needs an API key of a subscription plan.');
+    }
+    return next();
+  };
+}

@@ -1,0 +1,209 @@
+import t from 'tap';
+import { indexName } from '@xle/core';
+import { createTestIndices } from '@xle/test-helpers';
+import { ApiKeyStore, counterId } from '../../src/index.js';
+import { call, servePlans, testClock, withAccess } from '../fixtures/plans.js';
+
+// One index set for the file; every test counts for client addresses of its own (X-Forwarded-For
+// behind one trusted proxy), so the counters never mix.
+const target = await createTestIndices(t);
+const keys = new ApiKeyStore(target.client, target.naming);
+const from = (address: string): Record<string, string> => ({ 'X-Forwarded-For': address });
+
+t.test('free plan: exactly the daily limit, then 429 with Retry-After until 00:00 UTC', async (t) => {
+  const clock = testClock('2026-05-04T12:00:00.000Z');
+  const config = withAccess(target.config, { freePerDay: 3, freePerSecond: 100 });
+  const base = await servePlans(t, target, config, { now: clock.now });
+  const answers = [];
+  for (let i = 0; i < 4; i += 1) answers.push(await call(`${base}/ledgers`, from('198.51.100.1')));
+  t.same(
+    answers.map((a) => a.status),
+    [200, 200, 200, 429],
+  );
+  t.same(
+    answers.map((a) => [a.limit, a.remaining, a.reset]),
+    [
+      ['3', '2', '43200'],
+      ['3', '1', '43200'],
+      ['3', '0', '43200'],
+      ['3', '0', '43200'],
+    ],
+    'X-RateLimit-Reset: seconds until the next 00:00 UTC',
+  );
+  const refused = answers[3];
+  t.equal(refused?.retryAfter, '43200');
+  t.same(refused?.body, {
+    error: {
+      code: 'QUOTA_EXCEEDED',
+      message: 'The free plan allows 3 requests per UTC day.',
+      details: { plan: 'free', limit: 3, window: 'day' },
+    },
+  });
+  t.match(answers[0]?.body, { access: { plan: 'free', client: '198.51.100.1' } });
+  t.match(answers[0]?.headers.get('access-control-expose-headers'), /X-RateLimit-Remaining/);
+  const other = await call(`${base}/ledgers`, from('198.51.100.2'));
+  t.equal(other.remaining, '2', 'another address has its own quota');
+});
+
+t.test('the quota resets at the UTC day boundary (injected clock)', async (t) => {
+  const clock = testClock('2026-05-04T23:59:58.500Z');
+  const config = withAccess(target.config, { freePerDay: 2, freePerSecond: 100 });
+  const base = await servePlans(t, target, config, { now: clock.now });
+  const client = from('198.51.100.10');
+  t.equal((await call(`${base}/x`, client)).status, 200);
+  t.equal((await call(`${base}/x`, client)).status, 200);
+  const last = await call(`${base}/x`, client);
+  t.equal(last.status, 429);
+  t.equal(last.retryAfter, '2', '1.5 s to midnight, rounded up');
+  clock.ms = Date.parse('2026-05-04T23:59:59.999Z');
+  t.equal((await call(`${base}/x`, client)).status, 429, 'one millisecond before midnight: still refused');
+  clock.ms = Date.parse('2026-05-05T00:00:00.000Z');
+  const fresh = await call(`${base}/x`, client);
+  t.equal(fresh.status, 200, 'midnight UTC: a new day');
+  t.same([fresh.remaining, fresh.reset], ['1', '86400']);
+  const usage = indexName(target.naming, 'usage');
+  const day1 = await target.client.get<{ count: number }>({
+    index: usage,
+    id: counterId({ plan: 'free', client: '198.51.100.10', day: '2026-05-04' }),
+  });
+  const day2 = await target.client.get<{ count: number }>({
+    index: usage,
+    id: counterId({ plan: 'free', client: '198.51.100.10', day: '2026-05-05' }),
+  });
+  t.same([day1._source?.count, day2._source?.count], [2, 1], 'one counter per day; refusals are not counted');
+});
+
+t.test('two API processes share one counter: exactly the limit under concurrency', async (t) => {
+  const clock = testClock('2026-05-06T08:00:00.000Z');
+  const config = withAccess(target.config, { freePerDay: 50, freePerSecond: 1000 });
+  const first = await servePlans(t, target, config, { now: clock.now });
+  const second = await servePlans(t, target, config, { now: clock.now });
+  const client = from('198.51.100.20');
+  const answers = await Promise.all(
+    Array.from({ length: 80 }, (_, i) => call(`${i % 2 === 0 ? first : second}/x`, client)),
+  );
+  const ok = answers.filter((a) => a.status === 200);
+  const refused = answers.filter((a) => a.status === 429);
+  t.equal(ok.length, 50, 'exactly 50 answered');
+  t.equal(refused.length, 30, 'the other 30 refused');
+  t.same(
+    ok.map((a) => Number(a.remaining)).sort((a, b) => a - b),
+    Array.from({ length: 50 }, (_, i) => i),
+    'each admitted request saw its own place in the count',
+  );
+  t.ok(
+    refused.every((a) => a.body.error?.code === 'QUOTA_EXCEEDED'),
+    'all refusals are the daily quota',
+  );
+});
+
+t.test('the count survives a restart: a new process continues it', async (t) => {
+  const clock = testClock('2026-05-06T09:00:00.000Z');
+  const config = withAccess(target.config, { freePerDay: 10, freePerSecond: 100 });
+  const client = from('198.51.100.30');
+  const before = await servePlans(t, target, config, { now: clock.now });
+  for (let i = 0; i < 6; i += 1) await call(`${before}/x`, client);
+  const after = await servePlans(t, target, config, { now: clock.now });
+  const next = await call(`${after}/x`, client);
+  t.same([next.status, next.remaining], [200, '3'], 'the 7th request of the day, wherever it lands');
+});
+
+t.test('API keys: plan by key, 401 for malformed, unknown and revoked keys', async (t) => {
+  const clock = testClock('2026-05-07T10:00:00.000Z');
+  const config = withAccess(target.config, { freePerDay: 1, proPerDay: 5, enterprisePerDay: 7, freePerSecond: 100 });
+  const base = await servePlans(t, target, config, { now: clock.now, keyCacheMs: 0 });
+  const pro = await keys.create('pro', 'tests');
+  const enterprise = await keys.create('enterprise');
+  const client = from('198.51.100.40');
+  t.equal((await call(`${base}/x`, client)).status, 200);
+  t.equal((await call(`${base}/x`, client)).status, 429, 'free quota used up');
+
+  const withKey = await call(`${base}/x`, { ...client, 'X-API-Key': pro.key });
+  t.same([withKey.status, withKey.limit, withKey.remaining], [200, '5', '4'], 'the key has its own, larger quota');
+  t.match(withKey.body, { access: { plan: 'pro', client: pro.record.key_id, keyId: pro.record.key_id } });
+  const bearer = await call(`${base}/x`, { Authorization: `Bearer ${pro.key}` });
+  t.same([bearer.status, bearer.remaining], [200, '3'], 'Bearer counts on the same key, from any address');
+  const big = await call(`${base}/x`, { 'X-API-Key': enterprise.key });
+  t.same([big.limit, big.remaining], ['7', '6']);
+
+  const unknown = await call(`${base}/x`, { 'X-API-Key': `xle_${'A'.repeat(43)}` });
+  t.equal(unknown.status, 401);
+  t.same(unknown.body, { error: { code: 'INVALID_API_KEY', message: 'The API key is unknown or revoked.' } });
+  t.equal(unknown.headers.get('www-authenticate'), 'Bearer realm="api"');
+  const malformed = await call(`${base}/x`, { 'X-API-Key': 'letmein' });
+  t.match(malformed, { status: 401, body: { error: { code: 'INVALID_API_KEY', details: { reason: String } } } });
+  const basic = await call(`${base}/x`, { Authorization: 'Basic dXNlcjpwYXNz' });
+  t.match(basic, { status: 401, body: { error: { code: 'INVALID_API_KEY' } } }, 'never downgraded to free');
+
+  t.ok(await keys.revoke(pro.record.key_id));
+  const revoked = await call(`${base}/x`, { 'X-API-Key': pro.key });
+  t.match(revoked, { status: 401, body: { error: { code: 'INVALID_API_KEY' } } }, 'a revoked key is refused');
+  t.notOk(await keys.revoke('key_0000000000000000'), 'revoking an unknown id says so');
+});
+
+t.test('per-second bursts: 429 RATE_LIMITED with Retry-After 1, not counted for the day', async (t) => {
+  const clock = testClock('2026-05-08T10:00:00.100Z');
+  const config = withAccess(target.config, { freePerDay: 100, freePerSecond: 2 });
+  const base = await servePlans(t, target, config, { now: clock.now });
+  const client = from('198.51.100.50');
+  const first = [await call(`${base}/x`, client), await call(`${base}/x`, client), await call(`${base}/x`, client)];
+  t.same(
+    first.map((a) => a.status),
+    [200, 200, 429],
+  );
+  const burst = first[2];
+  t.equal(burst?.retryAfter, '1');
+  t.same(burst?.body, {
+    error: {
+      code: 'RATE_LIMITED',
+      message: 'More than 2 requests per second.',
+      details: { plan: 'free', limit: 2, window: 'second' },
+    },
+  });
+  t.same([burst?.limit, burst?.remaining], ['100', '98'], 'the daily headers still come along');
+  clock.ms += 1000;
+  const later = await call(`${base}/x`, client);
+  t.same([later.status, later.remaining], [200, '97'], 'next second: admitted; the refusal was not counted');
+});
+
+t.test('ping, openapi.json and docs use no daily quota (bursts still apply)', async (t) => {
+  const clock = testClock('2026-05-09T10:00:00.000Z');
+  const config = withAccess(target.config, { freePerDay: 1, freePerSecond: 3 });
+  const base = await servePlans(t, target, config, { now: clock.now });
+  const client = from('198.51.100.60');
+  t.equal((await call(`${base}/x`, client)).status, 200);
+  t.equal((await call(`${base}/x`, client)).status, 429);
+  clock.ms += 1000;
+  const ping = await call(`${base}/ping`, client);
+  t.same([ping.status, ping.limit], [200, null], 'not metered: no quota headers');
+  t.equal((await call(`${base}/openapi.json`, client)).status, 200);
+  t.equal((await call(`${base}/docs`, client)).status, 200);
+  t.equal((await call(`${base}/ping`, client)).status, 429, 'the fourth request of the second is a burst');
+});
+
+t.test('the search door: subscription keys only, per access.search', async (t) => {
+  const clock = testClock('2026-05-10T10:00:00.000Z');
+  const pro = await keys.create('pro');
+  const keysOnly = await servePlans(t, target, withAccess(target.config, { search: 'keys', proPerDay: 10 }), {
+    now: clock.now,
+    door: 'search',
+  });
+  const anonymous = await call(`${keysOnly}/search`, from('198.51.100.70'));
+  t.same(anonymous.status, 401);
+  t.same(anonymous.body, {
+    error: { code: 'API_KEY_REQUIRED', message: 'This address needs an API key of a subscription plan.' },
+  });
+  const keyed = await call(`${keysOnly}/search`, { 'X-API-Key': pro.key });
+  t.same([keyed.status, keyed.limit, keyed.remaining], [200, '10', '9'], 'counted on the key');
+
+  const either = await servePlans(t, target, withAccess(target.config, { search: 'keys+payg' }), {
+    now: clock.now,
+    door: 'search',
+  });
+  t.equal((await call(`${either}/search`)).status, 401);
+  const claim = await call(`${either}/search`, { 'Payment-Claim': 'left to the pay-as-you-go middleware' });
+  t.same([claim.status, claim.limit], [200, null], 'a claim is passed on, uncounted here');
+
+  const open = await servePlans(t, target, withAccess(target.config, { search: 'open' }), { door: 'search' });
+  t.equal((await call(`${open}/search`)).status, 200);
+});

@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import t from 'tap';
+import { repoRoot } from '@xle/core';
+import { createTestIndices } from '@xle/test-helpers';
+import { ApiKeyStore, API_KEY_PATTERN, hashApiKey, keyIdOf } from '../../src/index.js';
+
+const target = await createTestIndices(t);
+const env = {
+  ...process.env,
+  ES_INDEX_PREFIX: target.config.es.indexPrefix,
+  XLE_NETWORK: target.config.network,
+  LOG_LEVEL: 'silent',
+};
+
+/** `pnpm access <args>`, i.e. the built CLI, on this test's indices. */
+function access(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'packages/access/dist/src/cli.js'), ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+t.test('keys create / list / revoke', async (t) => {
+  const created = await access('keys', 'create', '--plan', 'pro', '--label', 'ci runner');
+  t.equal(created.code, 0, created.stderr);
+  const key = created.stdout.trim();
+  t.match(key, API_KEY_PATTERN, 'the key alone on stdout, printed once');
+  const keyId = keyIdOf(hashApiKey(key));
+  t.match(created.stderr, `created ${keyId} (pro, ci runner)`);
+
+  const store = new ApiKeyStore(target.client, target.naming);
+  t.match(await store.find(key), { key_id: keyId, plan: 'pro', label: 'ci runner', revoked: false });
+
+  t.equal((await access('keys', 'create', '--plan', 'enterprise')).code, 0);
+  const listed = await access('keys', 'list', '--json');
+  t.equal(listed.code, 0);
+  const records = JSON.parse(listed.stdout) as Record<string, unknown>[];
+  t.equal(records.length, 2);
+  t.match(records, [{ plan: 'enterprise' }, { key_id: keyId, plan: 'pro', label: 'ci runner', revoked: false }]);
+  t.notOk(listed.stdout.includes(key) || listed.stdout.includes(hashApiKey(key)), 'neither the key nor its hash');
+  const table = await access('keys', 'list');
+  t.match(table.stdout, new RegExp(`^${keyId}\\s+pro\\s+\\S+\\s+active\\s+ci runner$`, 'm'));
+
+  const revoked = await access('keys', 'revoke', keyId);
+  t.same([revoked.code, revoked.stdout.trim()], [0, `revoked ${keyId}`]);
+  t.match(await store.find(key), { revoked: true, revoked_at: String });
+  t.match((await access('keys', 'list')).stdout, new RegExp(`^${keyId}\\s+pro\\s+\\S+\\s+revoked`, 'm'));
+  t.equal((await access('keys', 'revoke', 'key_0000000000000000')).code, 1, 'an unknown id fails');
+});
+
+t.test('bad arguments print the usage', async (t) => {
+  const bad = await access('keys', 'create', '--plan', 'free');
+  t.equal(bad.code, 64);
+  t.match(bad.stderr, '--plan takes one of pro, enterprise');
+  t.equal((await access('nothing')).code, 64);
+});

@@ -1,0 +1,30 @@
+import t from 'tap';
+import { ApiKeyStore } from '@xle/access';
+import { createTestIndices } from '@xle/test-helpers';
+import { serveSearch } from '../fixtures/serve.js';
+
+// The search API on its own address: subscription keys only (access.search = keys), no free plan.
+const target = await createTestIndices(t, { access: { mode: 'plans', search: 'keys', proPerDay: 2 } });
+const base = await serveSearch(t, target);
+const { key } = await new ApiKeyStore(target.client, target.naming).create('pro');
+const body = JSON.stringify({ query: { match_all: {} } });
+const post = (headers: Record<string, string> = {}): Promise<Response> =>
+  fetch(`${base}/search`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+t.test('no key: 401 API_KEY_REQUIRED', async (t) => {
+  const response = await post();
+  t.equal(response.status, 401);
+  t.same(await response.json(), {
+    error: { code: 'API_KEY_REQUIRED', message: 'This address needs an API key of a subscription plan.' },
+  });
+});
+
+t.test('a pro key: counted on its daily quota', async (t) => {
+  const first = await post({ 'X-API-Key': key });
+  t.equal(first.status, 200);
+  t.same([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')], ['2', '1']);
+  t.equal((await post({ Authorization: `Bearer ${key}` })).status, 200);
+  const third = await post({ 'X-API-Key': key });
+  t.equal(third.status, 429);
+  t.match(await third.json(), { error: { code: 'QUOTA_EXCEEDED' } });
+});
