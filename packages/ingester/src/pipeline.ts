@@ -21,10 +21,14 @@ export interface PipelineOptions {
 
 /**
  * source → transform → sink, in batches. Each batch is written completely (every document
- * acknowledged or dead-lettered) before the checkpoint records its ledgers. Building a batch's
- * documents (CPU) overlaps with writing the previous batch (I/O); writes and checkpoints stay in
- * batch order, and at most one batch is in flight, which bounds memory.
+ * acknowledged or dead-lettered) before the checkpoint records its ledgers, and checkpoints are
+ * recorded in batch order. Building a batch's documents (CPU) overlaps with writing earlier
+ * batches (I/O), and a batch's writes start while the previous batch's last bulk requests are
+ * still in flight, so the engine is never left waiting on one batch's tail. At most
+ * `WRITE_WINDOW` batches are being written at once, which bounds memory.
  */
+const WRITE_WINDOW = 2;
+
 export async function runPipeline(
   source: AsyncIterable<LedgerInput>,
   sink: BulkSink,
@@ -37,18 +41,27 @@ export async function runPipeline(
   let checkpoint = await checkpoints.load();
   let batch: LedgerInput[] = [];
   let batchTransactions = 0;
-  let writing: Promise<void> = Promise.resolve();
+  /** Batches being written, oldest first; each settles once its checkpoint is recorded. */
+  const inFlight: Promise<void>[] = [];
+  let recorded: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | undefined;
 
   const flush = async (): Promise<void> => {
+    if (failure !== undefined) throw failure.error;
     if (batch.length === 0) return;
     const ledgers = batch;
     const transactions = batchTransactions;
     batch = [];
     batchTransactions = 0;
     const ops = await sink.buildOps(ledgers);
-    await writing;
-    writing = (async () => {
-      const result = await sink.writeOps(ledgers.length, ops);
+    while (inFlight.length >= WRITE_WINDOW) await inFlight.shift();
+    const written = sink.writeOps(ledgers.length, ops);
+    written.catch(() => undefined);
+    const previous = recorded;
+    recorded = (async () => {
+      const result = await written;
+      // The checkpoint of a batch waits for every earlier batch's, so ranges only grow in order.
+      await previous;
       checkpoint = await checkpoints.record(
         checkpoint,
         ledgers.map((l) => l.ledger_index),
@@ -63,8 +76,11 @@ export async function runPipeline(
       totals.checkpoint = checkpoint;
       options.onBatch?.(totals, ledgers);
     })();
-    // A failed write must stop the run at once, not at the next batch.
-    writing.catch(() => undefined);
+    // A failed write stops the run at the next batch boundary at the latest.
+    recorded.catch((error: unknown) => {
+      failure ??= { error };
+    });
+    inFlight.push(recorded);
   };
 
   for await (const ledger of source) {
@@ -73,7 +89,7 @@ export async function runPipeline(
     if (batch.length >= maxLedgers || batchTransactions >= maxTransactions) await flush();
   }
   await flush();
-  await writing;
+  await recorded;
   if (checkpoint !== undefined) totals.checkpoint = checkpoint;
   return totals;
 }
