@@ -1,5 +1,4 @@
 // The access package: plans with API keys and daily quotas, and pay-as-you-go claims.
-export {};
 export * from './plans/api-keys.js';
 export * from './plans/burst-limiter.js';
 export * from './plans/client-address.js';

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { paymentClaims, planLimits } from '@xle/access';
+import { paymentClaims, planLimits, SEARCH_PATHS, UNMETERED_PATHS } from '@xle/access';
 import {
   AppError,
   errorHandler,
@@ -78,7 +78,16 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
   // Access plans (issue 8): API keys, daily quotas and per-second bursts; see @xle/access.
   if (config.access.mode === 'plans') app.use(planLimits({ config, client, logger }));
   // Pay as you go (issue 8): every request pays with a verified Payment-Claim; see @xle/access payg.
-  if (config.access.mode === 'payg') app.use(paymentClaims({ config, client, logger }));
+  // Health, the OpenAPI document and docs stay open; mounted search keeps its own door (SEARCH_ACCESS).
+  if (config.access.mode === 'payg')
+    app.use(
+      paymentClaims({
+        config,
+        client,
+        logger,
+        skip: (ctx) => UNMETERED_PATHS.has(ctx.path) || (config.search.mount && SEARCH_PATHS.test(ctx.path)),
+      }),
+    );
 
   const engine = new Engine(client, namingOf(config));
   const routes = apiRoutes(engine);

@@ -51,7 +51,9 @@ export function createSearchRouter({ config, client, logger }: SearchAppDeps): R
   const engine = new SearchEngine(client, namingOf(config), config.search.timeoutMs);
   const sealer = new TokenSealer(config.search.secret);
   const inner = searchRouter({ engine, sealer, logger });
-  const router = new Router({ prefix: '/api/v1' });
+  // Case-sensitive: the access middleware below runs only on the exact prefix, so a route must
+  // not answer any other spelling of it (/API/V1/SEARCH would otherwise skip the door).
+  const router = new Router({ prefix: '/api/v1', sensitive: true });
   // Access to search (issue 8): subscription keys per `access.search`; see @xle/access.
   router.use(searchAccess({ config, client, logger }));
   // Pay as you go on search (issue 8), per `access.search`: payg, or keys+payg with a Payment-Claim.

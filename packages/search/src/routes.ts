@@ -145,7 +145,7 @@ function chooseFormat(ctx: Context, query: { format?: Format }, body: { format?:
 
 /** POST /search, /search/pit, DELETE /search/pit, POST /sql and /sql/close, on a router of their own. */
 export function searchRouter({ engine, sealer, logger, limits = DEFAULT_LIMITS }: SearchDeps): Router {
-  const router = new Router();
+  const router = new Router({ sensitive: true });
 
   router.post('/search', async (ctx) => {
     const { index } = SearchQuery(ctx.query as Record<string, unknown>);

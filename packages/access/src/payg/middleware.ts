@@ -74,14 +74,20 @@ function exposeHeaders(ctx: Context): void {
  *
  * Throws ConfigError at construction when no destination is configured.
  */
-export function paymentClaims({ config, client, logger, now = () => new Date() }: PaymentClaimsDeps): Middleware {
+export function paymentClaims({
+  config,
+  client,
+  logger,
+  now = () => new Date(),
+  skip = () => false,
+}: PaymentClaimsDeps & { skip?: (ctx: Context) => boolean }): Middleware {
   const destination = paygDestinationOf(config);
   const priceDrops = BigInt(config.access.paygDropsPerRequest);
   const store = new PaygStore(client, namingOf(config));
   const meter = new ChannelMeter(store, { priceDrops, now });
 
   return async (ctx: Context, next: Next) => {
-    if (ctx.method === 'OPTIONS' || ctx.state.payment !== undefined) return next();
+    if (ctx.method === 'OPTIONS' || ctx.state.payment !== undefined || skip(ctx)) return next();
     if (!hasPaymentClaim(ctx)) {
       throw new AppError(
         402,
@@ -116,7 +122,9 @@ export function paymentClaims({ config, client, logger, now = () => new Date() }
       status = statusOf(error);
       throw error;
     } finally {
-      if (status === undefined || status >= 500) {
+      // Refunded when the fault is ours or the engine's availability (500, 502, 503); an engine
+      // timeout (504) did the request's work, so a costly query cannot be made free by timing out.
+      if (status === undefined || status === 500 || status === 502 || status === 503) {
         await meter.refund(channel.id).catch((error: unknown) => {
           logger.error({ err: error, channel: channel.id }, 'pay-as-you-go refund failed');
         });

@@ -76,14 +76,18 @@ export class PaygStore {
     previous: VersionedAccount | undefined,
   ): Promise<VersionedAccount | 'conflict'> {
     try {
-      const written = await this.client.index({
-        index: this.accounts,
-        id: doc.channel,
-        document: doc,
-        ...(previous === undefined
-          ? { op_type: 'create' as const }
-          : { if_seq_no: previous.seqNo, if_primary_term: previous.primaryTerm }),
-      });
+      const written = await this.client.index(
+        {
+          index: this.accounts,
+          id: doc.channel,
+          document: doc,
+          ...(previous === undefined
+            ? { op_type: 'create' as const }
+            : { if_seq_no: previous.seqNo, if_primary_term: previous.primaryTerm }),
+        },
+        // No transport retries: a retried write that had landed would come back 409 and be applied twice.
+        { maxRetries: 0 },
+      );
       return { doc, seqNo: written._seq_no as number, primaryTerm: written._primary_term as number };
     } catch (error) {
       if (isStatus(error, 409)) return 'conflict';

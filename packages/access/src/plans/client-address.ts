@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net';
+import { isIP, isIPv6 } from 'node:net';
 
 /**
  * The address the free plan counts. With `proxyHops` = 0 the socket address, and X-Forwarded-For
@@ -15,7 +15,9 @@ export function clientAddress(socketAddress: string, forwardedFor: string, proxy
       .filter(Boolean),
     socketAddress,
   ];
-  return normalizeAddress(chain[Math.max(0, chain.length - 1 - proxyHops)] ?? socketAddress);
+  const chosen = chain[Math.max(0, chain.length - 1 - proxyHops)] ?? socketAddress;
+  // Whatever is not an address (a forged entry) counts as the socket's address, never as a fresh client.
+  return normalizeAddress(isIP(chosen.split('%')[0] ?? chosen) === 0 ? socketAddress : chosen);
 }
 
 /**

@@ -34,7 +34,7 @@ export interface PlanLimitsOptions {
 export const UNMETERED_PATHS: ReadonlySet<string> = new Set(['/api/v1/ping', '/api/v1/openapi.json', '/api/v1/docs']);
 
 /** The search routes: mounted in the API app they keep their own door (`searchAccess`), without a free plan. */
-export const SEARCH_PATHS = /^\/api\/v1\/(search|sql)(\/|$)/;
+export const SEARCH_PATHS = /^\/api\/v1\/(search|sql)(\/|$)/i;
 
 export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 

@@ -164,6 +164,7 @@ t.test('claims must cover every request served so far: stale and replayed claims
 
   t.equal((await get(`${base}/bad`, ten)).status, 400);
   t.equal((await get(`${base}/boom`, ten)).status, 500);
+  t.equal((await get(`${base}/timeout`, ten)).status, 504, 'an engine timeout did the work: charged');
 
   const account = await storedAccount(target, channel);
   t.match(
@@ -172,11 +173,11 @@ t.test('claims must cover every request served so far: stale and replayed claims
       channel: channel.id,
       account: channel.owner.classicAddress,
       destination: service,
-      served: 6,
-      cost_drops: '600',
+      served: 7,
+      cost_drops: '700',
       latest_claim: { amount_drops: '1000', public_key: channel.owner.publicKey.toUpperCase() },
     },
-    'a 400 is charged, a 500 refunded; the highest claim is kept',
+    'a 400 and a 504 are charged, a 500 refunded; the highest claim is kept',
   );
   const latest = account?.latest_claim;
   t.ok(
@@ -199,9 +200,9 @@ t.test('claims must cover every request served so far: stale and replayed claims
       channel: channel.id,
       account: channel.owner.classicAddress,
       destination: service,
-      served: 6,
-      cost_drops: '600',
-      cost_xrp: '0.0006',
+      served: 7,
+      cost_drops: '700',
+      cost_xrp: '0.0007',
       latest_claim_drops: '1000',
       latest_claim_xrp: '0.001',
       owed_drops: '1000',

@@ -8,6 +8,8 @@ t.test('X-Forwarded-For counts only behind trusted proxies', async (t) => {
   t.equal(clientAddress('10.0.0.5', '6.6.6.6, 203.0.113.9', 1), '203.0.113.9', 'a forged leftmost entry is skipped');
   t.equal(clientAddress('10.0.0.5', '203.0.113.9, 10.0.0.4', 2), '203.0.113.9', 'two proxies');
   t.equal(clientAddress('10.0.0.5', '203.0.113.9', 3), '203.0.113.9', 'a shorter chain: its leftmost entry');
+  t.equal(clientAddress('10.0.0.5', 'not-an-address', 1), '10.0.0.5', 'an entry that is no address: the socket');
+  t.equal(clientAddress('10.0.0.5', 'x'.repeat(600), 1), '10.0.0.5', 'nor can a long string mint a client');
 });
 
 t.test('addresses are normalised; IPv6 counts by /64', async (t) => {

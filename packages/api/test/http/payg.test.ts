@@ -35,10 +35,10 @@ async function call(url: string, claim?: string, init: RequestInit = {}): Promis
 }
 
 async function served(target: TestIndices, channel: string): Promise<number> {
-  const found = await target.client.get<{ served: number }>({
-    index: indexName(target.naming, 'payg-channels'),
-    id: channel,
-  });
+  const found = await target.client.get<{ served: number }>(
+    { index: indexName(target.naming, 'payg-channels'), id: channel },
+    { ignore: [404] },
+  );
   return found._source?.served ?? 0;
 }
 
@@ -48,19 +48,30 @@ t.test('the API on a pay-as-you-go address: 402 without a claim, exactly N serve
   const second = await serveApi(t, target);
   const channel = await createChannel(target, service, 1_000_000n);
 
-  t.match(await call(`${first}/openapi.json`), { status: 402, code: 'PAYMENT_REQUIRED' });
-  t.match(await call(`${first}/openapi.json`, 'channel=x'), { status: 402, code: 'CLAIM_MALFORMED' });
+  t.match(await call(`${first}/amm/pools`), { status: 402, code: 'PAYMENT_REQUIRED' });
+  t.match(await call(`${first}/amm/pools`, 'channel=x'), { status: 402, code: 'CLAIM_MALFORMED' });
 
   const claim = claimHeader(channel, 60n * 100n);
   const answers = await Promise.all(
-    Array.from({ length: 200 }, (_, i) => call(`${i % 2 === 0 ? first : second}/openapi.json`, claim)),
+    Array.from({ length: 200 }, (_, i) => call(`${i % 2 === 0 ? first : second}/amm/pools`, claim)),
   );
   t.equal(answers.filter((a) => a.status === 200).length, 60);
   t.equal(answers.filter((a) => a.code === 'CLAIM_INSUFFICIENT').length, 140);
   t.equal(await served(target, channel.id), 60);
 
-  const preflight = await fetch(`${first}/openapi.json`, { method: 'OPTIONS' });
+  const preflight = await fetch(`${first}/amm/pools`, { method: 'OPTIONS' });
   t.equal(preflight.status, 204, 'CORS preflights need no claim');
+  for (const open of ['/ping', '/openapi.json', '/docs'])
+    t.equal((await fetch(`${first}${open}`)).status, 200, `${open} needs no claim (health checks, documentation)`);
+
+  // Mounted search keeps its own door (SEARCH_ACCESS=keys here): a claim alone is refused, uncharged.
+  const search = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"size":0}' };
+  const other = await createChannel(target, service, 1_000_000n);
+  t.match(await call(`${first}/search?index=objects`, claimHeader(other, 100n), search), {
+    status: 401,
+    code: 'API_KEY_REQUIRED',
+  });
+  t.equal(await served(target, other.id), 0, 'and not charged');
 });
 
 t.test('mounted search on a pay-as-you-go address is charged once', async (t) => {

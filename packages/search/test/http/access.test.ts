@@ -19,6 +19,18 @@ t.test('no key: 401 API_KEY_REQUIRED', async (t) => {
   });
 });
 
+t.test('another spelling of the path never passes the door', async (t) => {
+  const origin = base.replace(/\/api\/v1$/, '');
+  for (const path of ['/API/V1/SEARCH', '/Api/v1/search/pit?index=transactions', '/api/v1/SQL', '/api/V1/search']) {
+    const response = await fetch(`${origin}${path}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    t.ok([401, 404, 405].includes(response.status), `${path}: ${response.status}`);
+  }
+});
+
 t.test('a pro key: counted on its daily quota', async (t) => {
   const first = await post({ 'X-API-Key': key });
   t.equal(first.status, 200);
