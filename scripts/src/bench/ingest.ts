@@ -2,7 +2,7 @@
 /**
  * Ingest throughput, ours against the engine's own raw `_bulk` for the same documents, in one run:
  *
- *   pnpm bench:ingest [--ledgers N] [--rounds R]
+ *   pnpm bench:ingest [--ledgers N] [--rounds R] [--shared-only]
  *
  * The data: ledgers derived from the real fixture ledgers (new indices, hashes and times).
  * - raw:  the exact documents our sink writes, built and serialised before the clock starts, sent
@@ -12,7 +12,9 @@
  * Each side writes into fresh indices of its own (same templates), rounds alternate, and the best
  * round of each side is compared. Needs a running engine (`pnpm engine start`) or ES_URL.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import {
   applyTemplates,
   createEngineClient,
@@ -167,19 +169,33 @@ async function oursRound(): Promise<Round> {
   }
 }
 
-const raw: Round[] = [];
-const ours: Round[] = [];
-console.log(
-  `ingest benchmark: ${LEDGERS} ledgers, ${transactions} transactions (derived from ${templates.length} real ledgers), ${ROUNDS} rounds each`,
-);
-for (let round = 0; round < ROUNDS; round += 1) {
-  raw.push(await rawRound());
-  ours.push(await oursRound());
-  console.log(`round ${round + 1}: raw ${raw.at(-1)?.seconds.toFixed(2)} s, ours ${ours.at(-1)?.seconds.toFixed(2)} s`);
+/**
+ * Where the processes may run. `shared`: engine and ingester compete for every core, as on one
+ * small machine. `split`: the local engine's threads are pinned to the first half of the cores and
+ * this process to the rest (taskset), as when the ingester runs beside a cluster, not inside it;
+ * both sides of the comparison run under the same pinning.
+ */
+type Placement = 'shared' | 'split';
+const cores = availableParallelism();
+const enginePid = ((): string | undefined => {
+  try {
+    return readFileSync(`${process.env.ENGINE_DATA_DIR ?? `${repoRoot}.data/engine`}/engine.pid`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+})();
+const canSplit = cores >= 2 && enginePid !== undefined && !args.includes('--shared-only');
+const allCores = `0-${cores - 1}`;
+const half = Math.floor(cores / 2);
+function pin(placement: Placement): void {
+  if (!canSplit) return;
+  const engineCores = placement === 'split' ? `0-${half - 1}` : allCores;
+  const ownCores = placement === 'split' ? `${half}-${cores - 1}` : allCores;
+  execFileSync('taskset', ['-a', '-p', '-c', engineCores, enginePid as string], { stdio: 'ignore' });
+  execFileSync('taskset', ['-a', '-p', '-c', ownCores, String(process.pid)], { stdio: 'ignore' });
 }
+
 const best = (rounds: Round[]): Round => rounds.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
-const r = best(raw);
-const o = best(ours);
 const row = (name: string, x: Round): string =>
   `${name.padEnd(28)} ${String(x.documents).padStart(9)} ${x.seconds.toFixed(2).padStart(8)} ${Math.round(
     x.documents / x.seconds,
@@ -188,11 +204,41 @@ const row = (name: string, x: Round): string =>
     .padStart(10)} ${Math.round(LEDGERS / x.seconds)
     .toString()
     .padStart(10)} ${x.ownCpu.toFixed(2).padStart(9)} ${(x.engineCpu?.toFixed(2) ?? 'n/a').padStart(10)}`;
+
 console.log(
-  `\n${'side'.padEnd(28)} ${'documents'.padStart(9)} ${'seconds'.padStart(8)} ${'docs/s'.padStart(10)} ${'ledgers/s'.padStart(10)} ${'own cpu s'.padStart(9)} ${'engine cpu'.padStart(10)}`,
+  `ingest benchmark: ${LEDGERS} ledgers, ${transactions} transactions (derived from ${templates.length} real ledgers), ${ROUNDS} rounds each`,
 );
-console.log(row('engine raw _bulk (prebuilt)', r));
-console.log(row('ours (full pipeline)', o));
-console.log(`\nratio ours/raw (docs/s): ${((o.documents / o.seconds / (r.documents / r.seconds)) * 100).toFixed(1)} %`);
+const placements: Placement[] = canSplit ? ['shared', 'split'] : ['shared'];
+try {
+  for (const placement of placements) {
+    pin(placement);
+    const raw: Round[] = [];
+    const ours: Round[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      raw.push(await rawRound());
+      ours.push(await oursRound());
+      console.log(
+        `${placement} cores, round ${round + 1}: raw ${raw.at(-1)?.seconds.toFixed(2)} s, ours ${ours.at(-1)?.seconds.toFixed(2)} s`,
+      );
+    }
+    const r = best(raw);
+    const o = best(ours);
+    const where =
+      placement === 'split'
+        ? `engine on cores 0-${half - 1}, ingester on cores ${half}-${cores - 1}`
+        : `engine and ingester sharing all ${cores} cores`;
+    console.log(`\n${placement}: ${where}`);
+    console.log(
+      `${'side'.padEnd(28)} ${'documents'.padStart(9)} ${'seconds'.padStart(8)} ${'docs/s'.padStart(10)} ${'ledgers/s'.padStart(10)} ${'own cpu s'.padStart(9)} ${'engine cpu'.padStart(10)}`,
+    );
+    console.log(row('engine raw _bulk (prebuilt)', r));
+    console.log(row('ours (full pipeline)', o));
+    console.log(
+      `ratio ours/raw (docs/s), ${placement} cores: ${((o.documents / o.seconds / (r.documents / r.seconds)) * 100).toFixed(1)} %\n`,
+    );
+  }
+} finally {
+  pin('shared');
+}
 console.log(`peak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
 await client.close();
