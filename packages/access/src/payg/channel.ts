@@ -102,7 +102,8 @@ export interface ChannelRules {
 
 /**
  * The channel-side acceptance rules, in this order: it pays the service, the claim's key is its
- * key, it has not expired, and it holds at least the claimed amount. Throws a 402. Pure.
+ * key, it has not expired, the claim is above what was already redeemed (Balance), and the
+ * channel holds at least the claimed amount. Throws a 402. Pure.
  *
  * A channel is expired when its Expiration (set by a source's close request) or its CancelAfter
  * (fixed at creation) is at or before `now`: from then on it can be closed at any moment and a
@@ -130,6 +131,14 @@ export function checkChannel(channel: PayChannelState, claim: PaymentClaim, rule
         [field]: at,
       });
     }
+  }
+  if (claim.amountDrops <= channel.balanceDrops) {
+    // Redeemed already: the ledger paid the service this much, so the claim is worth nothing more.
+    throw paymentError(ErrorCode.ClaimInsufficient, "The claim is not above what the channel's Balance already paid.", {
+      channel: channel.id,
+      claimed_drops: claim.amountDrops.toString(),
+      redeemed_drops: channel.balanceDrops.toString(),
+    });
   }
   if (claim.amountDrops > channel.amountDrops) {
     throw paymentError(ErrorCode.ChannelUnderfunded, 'The claim is for more than the channel holds.', {

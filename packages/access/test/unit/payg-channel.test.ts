@@ -93,7 +93,7 @@ t.test('channelFromDoc reads what the ingester indexes', async (t) => {
   );
 });
 
-t.test('checkChannel applies destination, key, expiry and funding rules', async (t) => {
+t.test('checkChannel applies destination, key, expiry, redemption and funding rules', async (t) => {
   const owner = Wallet.generate();
   const now = 800_000_000;
   const { id, entry } = rawPayChannel({ owner, destination: SERVICE, amountDrops: 10_000n });
@@ -128,4 +128,11 @@ t.test('checkChannel applies destination, key, expiry and funding rules', async 
     code: 'CHANNEL_UNDERFUNDED',
     details: { claimed_drops: '10001', channel_drops: '10000' },
   });
+  const redeemed = { ...channel, balanceDrops: 4_000n };
+  t.throws(() => checkChannel(redeemed, signedClaim(id, 4_000n, owner), rules), {
+    status: 402,
+    code: 'CLAIM_INSUFFICIENT',
+    details: { claimed_drops: '4000', redeemed_drops: '4000' },
+  });
+  t.doesNotThrow(() => checkChannel(redeemed, signedClaim(id, 4_100n, owner), rules), 'above what was redeemed');
 });
