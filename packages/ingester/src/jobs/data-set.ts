@@ -104,6 +104,45 @@ export async function* scanHits<T = unknown>(
   }
 }
 
+/** What a composite aggregation's page request carries: its size, and the key to resume after. */
+export interface CompositePageRequest {
+  size: number;
+  after?: Record<string, estypes.FieldValue>;
+}
+
+/** One page of a composite aggregation, as the engine answers it. */
+export interface CompositePage {
+  after_key?: Record<string, estypes.FieldValue>;
+  buckets: Array<Record<string, unknown>>;
+}
+
+/**
+ * Every bucket of a composite aggregation, a page at a time. `aggs(page)` builds the request's
+ * aggregations, spreading `page` into the composite; `locate` finds the composite aggregate in the
+ * answer (it may sit under `nested` or `filter` aggregations).
+ */
+export async function* compositeBuckets(
+  client: Client,
+  request: estypes.SearchRequest,
+  aggs: (page: CompositePageRequest) => Record<string, estypes.AggregationsAggregationContainer>,
+  locate: (aggregations: Record<string, unknown>) => CompositePage | undefined,
+  size = PAGE,
+): AsyncGenerator<Record<string, unknown>> {
+  let after: CompositePage['after_key'];
+  for (;;) {
+    const response = await client.search({
+      ...request,
+      size: 0,
+      aggs: aggs({ size, ...(after === undefined ? {} : { after }) }),
+    });
+    const page = locate((response.aggregations ?? {}) as Record<string, unknown>);
+    const buckets = page?.buckets ?? [];
+    yield* buckets;
+    if (buckets.length < size || page?.after_key === undefined) return;
+    after = page.after_key;
+  }
+}
+
 /** The newest indexed ledger, or undefined when nothing is indexed yet. */
 export async function readAsOf(client: Client, naming: IndexNaming): Promise<AsOf | undefined> {
   const found = await client.search<{ ledger_index: number; close_time_human?: string; total_coins: string }>({

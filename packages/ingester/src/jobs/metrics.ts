@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Client, IndexNaming } from '@xle/core';
 import { indexName } from '@xle/core';
-import type { AsOf, DataSetDocument } from './data-set.js';
+import { compositeBuckets, type AsOf, type CompositePage, type DataSetDocument } from './data-set.js';
 
 export const METRIC_IDS = ['metric', 'type', 'result', 'amm'] as const;
 export type MetricId = (typeof METRIC_IDS)[number];
@@ -69,8 +69,6 @@ export function buildMetricDocs(inputs: DailyInputs, asOf: AsOf): DataSetDocumen
   return docs;
 }
 
-type AfterKey = Record<string, estypes.FieldValue>;
-
 /** Pages a composite aggregation to the end, handing each bucket to `each`. */
 async function forEachComposite(
   client: Client,
@@ -79,24 +77,13 @@ async function forEachComposite(
   each: (key: Record<string, unknown>, bucket: Record<string, unknown>) => void,
   aggs?: Record<string, estypes.AggregationsAggregationContainer>,
 ): Promise<void> {
-  let after: AfterKey | undefined;
-  for (;;) {
-    const response = await client.search({
-      index,
-      size: 0,
-      aggs: {
-        pages: {
-          composite: { size: 1000, sources, ...(after === undefined ? {} : { after }) },
-          ...(aggs === undefined ? {} : { aggs }),
-        },
-      },
-    });
-    const pages = response.aggregations?.pages as estypes.AggregationsCompositeAggregate | undefined;
-    const buckets = (pages?.buckets ?? []) as unknown as (Record<string, unknown> & { key: Record<string, unknown> })[];
-    for (const bucket of buckets) each(bucket.key, bucket);
-    if (buckets.length < 1000 || pages?.after_key === undefined) return;
-    after = pages.after_key as AfterKey;
-  }
+  const buckets = compositeBuckets(
+    client,
+    { index },
+    (page) => ({ pages: { composite: { ...page, sources }, ...(aggs === undefined ? {} : { aggs }) } }),
+    (found) => found.pages as CompositePage | undefined,
+  );
+  for await (const bucket of buckets) each(bucket.key as Record<string, unknown>, bucket);
 }
 
 const dayOf = (millis: unknown): string => new Date(Number(millis)).toISOString().slice(0, 10);

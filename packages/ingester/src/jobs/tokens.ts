@@ -7,7 +7,14 @@ import { decodeCurrency } from '../transform/currency.js';
 import { rippleTimeToIso } from '../transform/time.js';
 import { trustLineSides, tokenId } from '../transform/tokens.js';
 import { isRecord, type Json } from '../json.js';
-import { scanHits, type AsOf, type DataSetDocument } from './data-set.js';
+import {
+  compositeBuckets,
+  scanHits,
+  type AsOf,
+  type CompositePage,
+  type CompositePageRequest,
+  type DataSetDocument,
+} from './data-set.js';
 import {
   computeTokenScores,
   DEFAULT_SCORE_CONFIG,
@@ -237,25 +244,6 @@ export function buildTokenDocs(
 
 // ---------------------------------------------------------------- reading the inputs
 
-async function* compositeBuckets(
-  client: Client,
-  request: estypes.SearchRequest,
-  path: (aggs: Record<string, unknown>) => {
-    after_key?: Record<string, unknown>;
-    buckets: Array<Record<string, unknown>>;
-  },
-  withAfter: (after: Record<string, unknown> | undefined) => estypes.SearchRequest['aggs'],
-): AsyncGenerator<Record<string, unknown>> {
-  let after: Record<string, unknown> | undefined;
-  for (;;) {
-    const response = await client.search({ ...request, size: 0, aggs: withAfter(after) });
-    const page = path((response.aggregations ?? {}) as Record<string, unknown>);
-    yield* page.buckets;
-    if (page.buckets.length < PAGE || page.after_key === undefined) return;
-    after = page.after_key;
-  }
-}
-
 const keyOf = (bucket: Record<string, unknown>): string => String((bucket.key as { token: unknown }).token);
 const num = (agg: unknown, field = 'value'): number =>
   Number((agg as Record<string, unknown> | undefined)?.[field] ?? 0);
@@ -270,13 +258,13 @@ export async function readTrustLineStats(client: Client, naming: IndexNaming): P
   const buckets = compositeBuckets(
     client,
     request,
-    (aggs) => aggs.tokens as never,
-    (after) => ({
+    (page) => ({
       tokens: {
-        composite: { size: PAGE, sources: [{ token: { terms: { field: '_token' } } }], ...(after ? { after } : {}) },
+        composite: { ...page, sources: [{ token: { terms: { field: '_token' } } }] },
         aggs: { holders: { filter: { range: { _holding: { gt: 0 } } } }, supply: { sum: { field: '_holding' } } },
       },
     }),
+    (aggs) => aggs.tokens as CompositePage,
   );
   for await (const b of buckets)
     out.set(keyOf(b), { trustlines: Number(b.doc_count), holders: num(b.holders, 'doc_count'), supply: num(b.supply) });
@@ -292,13 +280,13 @@ export async function readTokenDates(
   const buckets = compositeBuckets(
     client,
     { index: indexName(naming, 'transactions'), query: { exists: { field: '_tokens' } } },
-    (aggs) => aggs.tokens as never,
-    (after) => ({
+    (page) => ({
       tokens: {
-        composite: { size: PAGE, sources: [{ token: { terms: { field: '_tokens' } } }], ...(after ? { after } : {}) },
+        composite: { ...page, sources: [{ token: { terms: { field: '_tokens' } } }] },
         aggs: { first: { min: { field: 'date' } }, last: { max: { field: 'date' } } },
       },
     }),
+    (aggs) => aggs.tokens as CompositePage,
   );
   for await (const b of buckets) out.set(keyOf(b), { first: num(b.first), last: num(b.last) });
   return out;
@@ -309,16 +297,12 @@ export async function readTokenDates(
  * those matching `filter`), with `aggs` per token; `tokensOfExchanges` finds its buckets.
  */
 function exchangeTokens(
-  after: Record<string, unknown> | undefined,
+  page: CompositePageRequest,
   aggs: Record<string, estypes.AggregationsAggregationContainer>,
   filter?: estypes.QueryDslQueryContainer,
 ): Record<string, estypes.AggregationsAggregationContainer> {
   const tokens: estypes.AggregationsAggregationContainer = {
-    composite: {
-      size: PAGE,
-      sources: [{ token: { terms: { field: '_exchanges.token' } } }],
-      ...(after ? { after: after as Record<string, estypes.FieldValue> } : {}),
-    },
+    composite: { ...page, sources: [{ token: { terms: { field: '_exchanges.token' } } }] },
     aggs,
   };
   return {
@@ -329,12 +313,9 @@ function exchangeTokens(
   };
 }
 
-function tokensOfExchanges(aggs: Record<string, unknown>): {
-  after_key?: Record<string, unknown>;
-  buckets: Array<Record<string, unknown>>;
-} {
+function tokensOfExchanges(aggs: Record<string, unknown>): CompositePage {
   const nested = aggs.exchanges as Record<string, unknown>;
-  return (nested.tokens ?? (nested.matching as Record<string, unknown>).tokens) as never;
+  return (nested.tokens ?? (nested.matching as Record<string, unknown>).tokens) as CompositePage;
 }
 
 /** Exchanges, takers and volumes per token over the window ending at the newest ledger. */
@@ -359,9 +340,8 @@ export async function readExchangeStats(
         },
       },
     },
-    (aggs) => tokensOfExchanges(aggs),
-    (after) =>
-      exchangeTokens(after, {
+    (page) =>
+      exchangeTokens(page, {
         takers: { cardinality: { field: '_exchanges.taker', precision_threshold: 40000 } },
         xrp: {
           filter: { term: { '_exchanges.counter': 'XRP' } },
@@ -372,6 +352,7 @@ export async function readExchangeStats(
           aggs: { sum: { sum: { field: '_exchanges._value' } } },
         },
       }),
+    tokensOfExchanges,
   );
   for await (const b of buckets) {
     const token = keyOf(b);
@@ -393,10 +374,9 @@ export async function readLastXrpPrices(client: Client, naming: IndexNaming): Pr
   const buckets = compositeBuckets(
     client,
     { index: indexName(naming, 'transactions'), query: { nested: { path: '_exchanges', query: against } } },
-    (aggs) => tokensOfExchanges(aggs),
-    (after) =>
+    (page) =>
       exchangeTokens(
-        after,
+        page,
         {
           newest: {
             top_hits: {
@@ -411,6 +391,7 @@ export async function readLastXrpPrices(client: Client, naming: IndexNaming): Pr
         },
         against,
       ),
+    tokensOfExchanges,
   );
   for await (const b of buckets) {
     const hit = ((b.newest as estypes.AggregationsTopHitsAggregate).hits.hits[0]?._source ?? {}) as {

@@ -2,11 +2,13 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { Client, IndexNaming, Logger } from '@xle/core';
 import { DataNotReadyError, indexName } from '@xle/core';
 import {
+  compositeBuckets,
   readAsOf,
   recordJobRun,
   replaceDataSet,
   scanHits,
   type AsOf,
+  type CompositePage,
   type DataSetDocument,
   type JobStatus,
 } from '../jobs/data-set.js';
@@ -252,43 +254,36 @@ export async function readValidatorInputs(client: Client, naming: IndexNaming, a
 
   const newest = new Map<string, ValidationDoc>();
   const seenDays = new Map<string, Set<string>>();
-  let after: Record<string, estypes.FieldValue> | undefined;
-  for (;;) {
-    const page = await client.search({
-      index: validations,
-      size: 0,
-      query: TRUSTED,
-      aggs: {
-        validators: {
-          composite: {
-            size: 200,
-            sources: [{ key: { terms: { field: '_validator' } } }],
-            ...(after === undefined ? {} : { after }),
+  type ValidatorBucket = {
+    key: { key: string };
+    newest: { hits: { hits: { _source: ValidationDoc }[] } };
+    days: { buckets: { key_as_string: string }[] };
+  };
+  const validators = compositeBuckets(
+    client,
+    { index: validations, query: TRUSTED },
+    (page) => ({
+      validators: {
+        composite: { ...page, sources: [{ key: { terms: { field: '_validator' } } }] },
+        aggs: {
+          newest: {
+            top_hits: {
+              size: 1,
+              sort: [{ ledger_index: { order: 'desc' } }, { signing_time: { order: 'desc' } }] as estypes.Sort,
+            },
           },
-          aggs: {
-            newest: { top_hits: { size: 1, sort: [{ ledger_index: 'desc' }, { signing_time: 'desc' }] } },
-            days: { date_histogram: { field: '_date', calendar_interval: 'day', min_doc_count: 1 } },
-          },
+          days: { date_histogram: { field: '_date', calendar_interval: 'day', min_doc_count: 1 } },
         },
       },
-    });
-    const agg = page.aggregations?.validators as
-      | {
-          after_key?: Record<string, estypes.FieldValue>;
-          buckets: {
-            key: { key: string };
-            newest: { hits: { hits: { _source: ValidationDoc }[] } };
-            days: { buckets: { key_as_string: string }[] };
-          }[];
-        }
-      | undefined;
-    for (const bucket of agg?.buckets ?? []) {
-      const doc = bucket.newest.hits.hits[0]?._source;
-      if (doc !== undefined) newest.set(bucket.key.key, doc);
-      seenDays.set(bucket.key.key, new Set(bucket.days.buckets.map((b) => b.key_as_string.slice(0, 10))));
-    }
-    if (agg === undefined || agg.buckets.length < 200 || agg.after_key === undefined) break;
-    after = agg.after_key;
+    }),
+    (found) => found.validators as CompositePage | undefined,
+    200,
+  );
+  for await (const found of validators) {
+    const bucket = found as unknown as ValidatorBucket;
+    const doc = bucket.newest.hits.hits[0]?._source;
+    if (doc !== undefined) newest.set(bucket.key.key, doc);
+    seenDays.set(bucket.key.key, new Set(bucket.days.buckets.map((b) => b.key_as_string.slice(0, 10))));
   }
 
   const reportDays = new Set([...seenDays.values()].flatMap((d) => [...d]));
