@@ -141,10 +141,10 @@ export interface AmendmentVotes {
  */
 export async function readAmendmentVotes(client: Client, naming: IndexNaming): Promise<AmendmentVotes | undefined> {
   const index = indexName(naming, 'validators');
-  if (!(await client.indices.exists({ index }))) return undefined;
   const votes: AmendmentVotes = { validators: 0, counts: new Map() };
   const trusted = scanHits<{ votes?: { amendments?: string[] } }>(client, {
     index,
+    ignore_unavailable: true,
     query: { bool: { filter: [{ term: { active: true } }, { exists: { field: 'unl' } }] } },
     sort: [{ master_key: 'asc' }],
     _source: ['votes.amendments'],

@@ -5,8 +5,8 @@ import { buildBalanceDocs, readTopBalances } from './balances.js';
 import { readAsOf, recordJobRun, replaceDataSet, type AsOf, type DataSetDocument, type JobStatus } from './data-set.js';
 import { buildFactDocs, readFactInputs } from './facts.js';
 import { buildMetricDocs, readDailyInputs } from './metrics.js';
-import { DEFAULT_SCORE_CONFIG, type ScoreConfig } from './token-score.js';
-import { httpTomlSource, type TomlSource } from './toml.js';
+import type { ScoreConfig } from './token-score.js';
+import type { TomlSource } from './toml.js';
 import { buildTokenDocs, readTokenInputs } from './tokens.js';
 
 export interface JobContext {
@@ -15,8 +15,8 @@ export interface JobContext {
   logger: Logger;
   /** Called as each step of the job starts (the CLI's progress bar). */
   onStep?: (step: string, done: number, of: number) => void;
-  /** The tokens job's settings; defaults: HTTPS fetches, 24 h cache, the documented weights. */
-  tokens?: TokensJobOptions;
+  /** The tokens job's settings (the CLI builds them from the configuration). */
+  tokens: TokensJobOptions;
 }
 
 export interface TokensJobOptions {
@@ -28,12 +28,6 @@ export interface TokensJobOptions {
   score: ScoreConfig;
   now?: () => Date;
 }
-
-const DEFAULT_TOKENS_OPTIONS = (): TokensJobOptions => ({
-  toml: httpTomlSource(),
-  tomlMaxAgeMs: 24 * 3600_000,
-  score: DEFAULT_SCORE_CONFIG,
-});
 
 interface JobSpec {
   /** The index the job's data set lives in; the job owns all of it. */
@@ -69,8 +63,7 @@ export const JOBS = {
   },
   tokens: {
     kind: 'tokens',
-    compute: async ({ client, naming, logger, tokens }, asOf) => {
-      const options = tokens ?? DEFAULT_TOKENS_OPTIONS();
+    compute: async ({ client, naming, logger, tokens: options }, asOf) => {
       const inputs = await readTokenInputs(client, naming, asOf, {
         source: options.toml,
         maxAgeMs: options.tomlMaxAgeMs,

@@ -515,9 +515,10 @@ export async function readIssuers(
 export async function readTomlCache(client: Client, naming: IndexNaming): Promise<Map<string, TomlResult>> {
   const out = new Map<string, TomlResult>();
   const index = indexName(naming, 'tokens');
-  if (!(await client.indices.exists({ index }))) return out;
   const request: estypes.SearchRequest = {
     index,
+    // No tokens index yet (a first run on indices made without it): no cache, not an error.
+    ignore_unavailable: true,
     query: { exists: { field: '_toml.fetched_at' } },
     sort: [{ id: 'asc' }],
     _source: ['_toml', 'tomldata'],
