@@ -179,7 +179,12 @@ export async function seedState(pages: AsyncIterable<StatePage>, options: SeedOp
   // ledger_data read to its last page (no marker) is the whole state as well.
   whole ||= !more;
   await sink.refresh();
-  const removed = whole && deadLetters === 0 ? await tombstoneAbsent(options, ledger) : 0;
+  let removed = 0;
+  if (whole && deadLetters === 0) {
+    const retired = await tombstoneAbsent(sink, options, ledger);
+    removed = retired.removed;
+    deadLetters += retired.deadLetters;
+  }
   await options.client.index({
     index: indexName(options.naming, 'ingest-state'),
     id: `state.${ledger}`,
@@ -188,6 +193,7 @@ export async function seedState(pages: AsyncIterable<StatePage>, options: SeedOp
       ledger_index: ledger,
       documents: entries,
       removed,
+      dead_letters: deadLetters,
       status: 'complete',
       updated_at: new Date().toISOString(),
     },
@@ -201,9 +207,14 @@ export async function seedState(pages: AsyncIterable<StatePage>, options: SeedOp
  * After a whole snapshot of `ledger`: every live document whose last change is older than the
  * ledger was not in it (the snapshot rewrote all that were), so it no longer exists.
  */
-async function tombstoneAbsent(options: SeedOptions, ledger: number): Promise<number> {
+async function tombstoneAbsent(
+  sink: BulkSink,
+  options: SeedOptions,
+  ledger: number,
+): Promise<{ removed: number; deadLetters: number }> {
   const version = changeVersion(ledger, SNAPSHOT_TX_INDEX);
   let removed = 0;
+  let deadLetters = 0;
   for (const [kind, field, key] of [
     ['objects', 'ledger_index', 'index'],
     ['accounts', '_updated_ledger_index', 'Account'],
@@ -226,10 +237,12 @@ async function tombstoneAbsent(options: SeedOptions, ledger: number): Promise<nu
       });
     }
     if (ops.length === 0) continue;
-    const result = await new BulkSink(options).writeOps(0, ops);
-    removed += ops.length - result.superseded;
+    const result = await sink.writeOps(0, ops);
+    // A tombstone refused and dead-lettered did not retire anything: it is counted as such.
+    removed += ops.length - result.superseded - result.deadLetters;
+    deadLetters += result.deadLetters;
   }
-  return removed;
+  return { removed, deadLetters };
 }
 
 /** State pages from files: one file or every JSON file of a folder (recursive, by name). */
