@@ -10,6 +10,7 @@ import {
   type DeepPartial,
   type IndexNaming,
 } from '@xle/core';
+import type { Teardown } from './listen.js';
 
 /**
  * Configuration for a test: the engine the test runner started (ES_URL) and an index prefix of
@@ -35,10 +36,6 @@ export interface TestIndices {
   config: Config;
   client: Client;
   naming: IndexNaming;
-}
-
-interface Teardown {
-  teardown(fn: () => Promise<void> | void): void;
 }
 
 /** Per-run indices created from the real templates, deleted when the test ends. */

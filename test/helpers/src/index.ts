@@ -6,3 +6,4 @@ export * from './replay-rippled.js';
 export * from './validators.js';
 export * from './toml.js';
 export * from './cli.js';
+export * from './listen.js';

@@ -1,25 +1,16 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { Wallet } from 'xrpl';
 import { createLogger, indexName, loadConfig, type Client, type Config } from '@xle/core';
 import { createSearchApp } from '@xle/search';
-import { createTestIndices, type TestIndices } from '@xle/test-helpers';
+import { createTestIndices, type TestIndices, listenForTest, type Teardown } from '@xle/test-helpers';
 import { createApp } from '../../src/index.js';
 import { claimHeader, createChannel } from '../fixtures/payg.js';
-
-interface Teardown {
-  teardown(fn: () => Promise<void> | void): void;
-}
 
 const service = Wallet.generate().classicAddress;
 const logger = createLogger('payg-test', 'silent');
 
 async function listen(t: Teardown, callback: ReturnType<ReturnType<typeof createApp>['callback']>): Promise<string> {
-  const server = createServer(callback);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  return `${await listenForTest(t, callback)}/api/v1`;
 }
 
 function serveApi(t: Teardown, target: { config: Config; client: Client }): Promise<string> {
