@@ -10,6 +10,7 @@ import {
   type Config,
   type Logger,
 } from '@xle/core';
+import { carriesApiKey } from '../plans/api-keys.js';
 import { requestsCovered } from './accounting.js';
 import { checkChannel, toRippleTime, verifyClaimSignature } from './channel.js';
 import { hasPaymentClaim, parsePaymentClaim, PAYMENT_CLAIM_FORMAT, PAYMENT_CLAIM_HEADER } from './claim-header.js';
@@ -152,6 +153,5 @@ export function searchPayments(deps: PaymentClaimsDeps): Middleware {
   if (mode !== 'payg' && mode !== 'keys+payg') return (_ctx, next) => next();
   const payg = paymentClaims(deps);
   if (mode === 'payg') return payg;
-  const hasApiKey = (ctx: Context): boolean => ctx.get('X-API-Key') !== '' || ctx.get('Authorization') !== '';
-  return (ctx, next) => (hasPaymentClaim(ctx) && !hasApiKey(ctx) ? payg(ctx, next) : next());
+  return (ctx, next) => (hasPaymentClaim(ctx) && !carriesApiKey(ctx) ? payg(ctx, next) : next());
 }

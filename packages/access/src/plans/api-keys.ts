@@ -21,6 +21,14 @@ export function keyIdOf(hash: string): string {
   return `key_${hash.slice(0, 16)}`;
 }
 
+/**
+ * Whether a request carries an API key credential at all (well-formed or not): the rule that
+ * decides, where keys and payment claims are both accepted, which of the two pays.
+ */
+export function carriesApiKey(ctx: { get(field: string): string }): boolean {
+  return ctx.get('X-API-Key') !== '' || ctx.get('Authorization') !== '';
+}
+
 export type Credential = { kind: 'none' } | { kind: 'key'; key: string } | { kind: 'malformed'; reason: string };
 
 /**

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { AppError, ErrorCode, namingOf, type Client, type Config, type Logger } from '@xle/core';
-import { readCredential, type Credential } from './api-keys.js';
+import { hasPaymentClaim } from '../payg/claim-header.js';
+import { carriesApiKey, readCredential, type Credential } from './api-keys.js';
 import { BurstLimiter } from './burst-limiter.js';
 import { clientAddress } from './client-address.js';
 import { ApiKeyStore, type ApiKeyRecord } from './key-store.js';
@@ -164,8 +165,7 @@ export function searchAccess(deps: PlanLimitsDeps): Middleware {
   if (mode === 'open' || mode === 'payg') return (_ctx, next) => next();
   const limiter = planLimits(deps, { requireKey: true });
   return async (ctx, next) => {
-    const hasKey = ctx.get('X-API-Key') !== '' || ctx.get('Authorization') !== '';
-    if (mode === 'keys+payg' && !hasKey && ctx.get('Payment-Claim') !== '') return next();
+    if (mode === 'keys+payg' && !carriesApiKey(ctx) && hasPaymentClaim(ctx)) return next();
     const upstream = ctx.state.access as AccessState | undefined;
     if (upstream === undefined) return limiter(ctx, next);
     if (upstream.plan === 'free') {
