@@ -471,6 +471,7 @@ export async function readIssuers(
   const out = new Map<string, IssuerState>();
   for (let at = 0; at < issuers.length; at += PAGE) {
     const chunk = issuers.slice(at, at + PAGE);
+    const signerListOwner = new Map(chunk.map((account) => [hashes.hashSignerListId(account), account]));
     const [roots, kyc, signers] = await Promise.all([
       client.mget<Json>({
         index: indexName(naming, 'accounts'),
@@ -481,11 +482,10 @@ export async function readIssuers(
       // A SignerList names no owner: it is found by its id, derived from the owner's address.
       client.mget<{ deleted?: boolean }>({
         index: indexName(naming, 'objects'),
-        ids: chunk.map((account) => hashes.hashSignerListId(account)),
+        ids: [...signerListOwner.keys()],
         _source: ['deleted'],
       }),
     ]);
-    const signerListOwner = new Map(chunk.map((account) => [hashes.hashSignerListId(account), account]));
     const withSigners = new Set(
       signers.docs.flatMap((d) =>
         'found' in d && d.found && d._source?.deleted !== true ? [signerListOwner.get(d._id) as string] : [],
