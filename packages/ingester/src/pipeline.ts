@@ -83,13 +83,19 @@ export async function runPipeline(
     inFlight.push(recorded);
   };
 
-  for await (const ledger of source) {
-    batch.push(ledger);
-    batchTransactions += ledger.transactions.length;
-    if (batch.length >= maxLedgers || batchTransactions >= maxTransactions) await flush();
+  try {
+    for await (const ledger of source) {
+      batch.push(ledger);
+      batchTransactions += ledger.transactions.length;
+      if (batch.length >= maxLedgers || batchTransactions >= maxTransactions) await flush();
+    }
+    await flush();
+    await recorded;
+  } finally {
+    // On a failure, the batches still being written settle before the error reaches the caller, so
+    // nothing of this run is still writing when it returns (for example while indices are dropped).
+    await Promise.allSettled(inFlight);
   }
-  await flush();
-  await recorded;
   if (checkpoint !== undefined) totals.checkpoint = checkpoint;
   return totals;
 }

@@ -183,13 +183,38 @@ export class BulkSink {
     return result;
   }
 
-  /** An account created in an older ledger than its indexed state: add the activation alone. */
+  /**
+   * An account created in an older ledger than its indexed state: add the activation to the newer
+   * document. Re-indexed whole at its own external version with `external_gte`, never with the
+   * update API, which would raise the version by one and so refuse the account's next change in
+   * the same ledger. A newer write landing between the read and the write makes that document
+   * conflict again: it is read and merged again.
+   */
   private async reapplyActivations(ops: WriteOp[]): Promise<void> {
-    const operations = ops.flatMap((op) => [{ update: { _index: op.index, _id: op.id } }, { doc: op.activation }]);
-    const response = await this.options.client.bulk({ operations });
-    if (response.errors) {
-      const failed = response.items.filter((i) => i.update?.error !== undefined).length;
-      throw new Error(`could not add the activation of ${failed} accounts`);
+    let pending = ops;
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt === 5) throw new Error(`could not add the activation of ${pending.length} accounts`);
+      const current = await this.options.client.mget<Json>({
+        docs: pending.map((op) => ({ _index: op.index, _id: op.id })),
+      });
+      const operations: Json[] = [];
+      const sent: WriteOp[] = [];
+      current.docs.forEach((entry, i) => {
+        const op = pending[i] as WriteOp;
+        const found = 'found' in entry && entry.found && entry._source !== undefined;
+        // Not found: the newer document is gone (its index was re-created); this write stands alone.
+        const doc = found ? { ...entry._source, ...op.activation } : op.doc;
+        const version = found ? (entry._version as number) : (op.version as number);
+        operations.push({ index: { _index: op.index, _id: op.id, version, version_type: 'external_gte' } }, doc);
+        sent.push(op);
+      });
+      const response = await this.options.client.bulk({ operations });
+      pending = [];
+      response.items.forEach((item, i) => {
+        const status = item.index?.status ?? 500;
+        if (status === 409) pending.push(sent[i] as WriteOp);
+        else if (status >= 300) throw new Error(`could not add the activation of account ${sent[i]?.id}: ${status}`);
+      });
     }
   }
 

@@ -1,0 +1,96 @@
+import t from 'tap';
+import { createLogger, indexName } from '@xle/core';
+import {
+  BulkSink,
+  changeVersion,
+  CheckpointStore,
+  runPipeline,
+  type LedgerInput,
+  type WriteOp,
+} from '../../src/index.js';
+import { createTestIndices, readAllDocuments } from '@xle/test-helpers';
+
+const logger = createLogger('sink-test', 'silent');
+const ACCOUNT = 'rN7n7otQDd6FczFgLdSqtcsAUxDkw6fzRH';
+const activation = {
+  parent: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+  initial_balance: '20',
+  _initial_balance: 20,
+  inception: '2015-01-01T00:00:00.000Z',
+  ledger_index: 100,
+  tx_hash: 'A'.repeat(64),
+};
+
+t.test('an activation added to newer state keeps that state open to the next change of the same ledger', async (t) => {
+  const target = await createTestIndices(t);
+  const sink = new BulkSink({ ...target, logger, networkId: 0 });
+  const accounts = indexName(target.naming, 'accounts');
+  const write = (ledger: number, txIndex: number, sequence: number, withActivation = false): WriteOp => {
+    const op: WriteOp = {
+      index: accounts,
+      id: ACCOUNT,
+      doc: { Account: ACCOUNT, LedgerEntryType: 'AccountRoot', Sequence: sequence },
+      version: changeVersion(ledger, txIndex),
+      ledgerIndex: ledger,
+    };
+    if (withActivation) op.activation = activation;
+    return op;
+  };
+
+  // Ledger 200, transaction 4 arrives first; then the creating ledger 100 (superseded, so its
+  // activation is added to the newer document); then ledger 200's transaction 5.
+  t.match(await sink.writeOps(1, [write(200, 4, 50)]), { documents: 1, superseded: 0, deadLetters: 0 });
+  t.match(await sink.writeOps(1, [write(100, 0, 20, true)]), { superseded: 1, deadLetters: 0 });
+  const read = () => target.client.get<Record<string, unknown>>({ index: accounts, id: ACCOUNT });
+  const merged = await read();
+  t.equal(merged._version, changeVersion(200, 4), 'the newer state keeps its own version');
+  t.match(merged._source, { Sequence: 50, parent: activation.parent, tx_hash: activation.tx_hash });
+
+  // As built by the sink, which by then knows the activation: the next change of ledger 200.
+  const next = write(200, 5, 51);
+  next.doc = { ...next.doc, ...activation };
+  t.match(await sink.writeOps(1, [next]), { superseded: 0, deadLetters: 0 }, 'not refused');
+  const latest = await read();
+  t.equal(latest._version, changeVersion(200, 5));
+  t.match(latest._source, { Sequence: 51, parent: activation.parent });
+});
+
+t.test('a failed batch ends the run only once every batch still being written has settled', async (t) => {
+  const target = await createTestIndices(t);
+  const sink = new BulkSink({ ...target, logger, networkId: 0 });
+  let settled = 0;
+  let failedAt = -1;
+  // The second batch's write fails (an engine outage, say); the first is still being written.
+  const writeOps = sink.writeOps.bind(sink);
+  sink.writeOps = async (count, ops) => {
+    const first = ops.some((op) => op.ledgerIndex === 1);
+    try {
+      if (!first) throw new Error('engine unavailable');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return await writeOps(count, ops);
+    } finally {
+      settled += 1;
+      if (!first) failedAt = settled;
+    }
+  };
+  const ledger = (index: number): LedgerInput =>
+    ({
+      ledger_index: index,
+      ledger_hash: 'B'.repeat(64),
+      parent_hash: 'C'.repeat(64),
+      close_time: 1,
+      transactions: [],
+    }) as unknown as LedgerInput;
+  async function* source(): AsyncGenerator<LedgerInput> {
+    yield ledger(1);
+    yield ledger(2);
+  }
+  await t.rejects(
+    runPipeline(source(), sink, new CheckpointStore(target.client, target.naming, 'files'), { batchLedgers: 1 }),
+    /engine unavailable/,
+  );
+  t.equal(settled, 2, 'both writes settled before the error came back');
+  t.equal(failedAt, 1, 'the second batch failed first');
+  await sink.refresh();
+  t.equal((await readAllDocuments(target.client, indexName(target.naming, 'ledgers'))).length, 1);
+});
