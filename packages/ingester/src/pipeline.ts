@@ -26,8 +26,13 @@ export interface PipelineOptions {
  * batches (I/O), and a batch's writes start while the previous batch's last bulk requests are
  * still in flight, so the engine is never left waiting on one batch's tail. At most
  * `WRITE_WINDOW` batches are being written at once, which bounds memory.
+ *
+ * The first batches are smaller (1/8, 1/4, 1/2 of the configured size, then full), so the engine
+ * gets its first documents after a few ledgers are built instead of a whole batch: a slow start
+ * that saves most of a batch's build time of engine idleness at the start of every run.
  */
 const WRITE_WINDOW = 2;
+const SLOW_START = 8;
 
 export async function runPipeline(
   source: AsyncIterable<LedgerInput>,
@@ -41,6 +46,7 @@ export async function runPipeline(
   let checkpoint = await checkpoints.load();
   let batch: LedgerInput[] = [];
   let batchTransactions = 0;
+  let divisor = SLOW_START;
   /** Batches being written, oldest first; each settles once its checkpoint is recorded. */
   const inFlight: Promise<void>[] = [];
   let recorded: Promise<void> = Promise.resolve();
@@ -53,6 +59,7 @@ export async function runPipeline(
     const transactions = batchTransactions;
     batch = [];
     batchTransactions = 0;
+    divisor = Math.max(1, divisor / 2);
     const ops = await sink.buildOps(ledgers);
     while (inFlight.length >= WRITE_WINDOW) await inFlight.shift();
     const written = sink.writeOps(ledgers.length, ops);
@@ -87,7 +94,7 @@ export async function runPipeline(
     for await (const ledger of source) {
       batch.push(ledger);
       batchTransactions += ledger.transactions.length;
-      if (batch.length >= maxLedgers || batchTransactions >= maxTransactions) await flush();
+      if (batch.length * divisor >= maxLedgers || batchTransactions * divisor >= maxTransactions) await flush();
     }
     await flush();
     await recorded;

@@ -2,15 +2,18 @@
 /**
  * Ingest throughput, ours against the engine's own raw `_bulk` for the same documents, in one run:
  *
- *   pnpm bench:ingest [--ledgers N] [--rounds R] [--shared-only]
+ *   pnpm bench:ingest [--ledgers N] [--rounds R] [--warmup W] [--shared-only]
  *
  * The data: ledgers derived from the real fixture ledgers (new indices, hashes and times).
  * - raw:  the exact documents our sink writes, built and serialised before the clock starts, sent
  *         as `_bulk` NDJSON bodies of the same size with the same concurrency.
  * - ours: the whole pipeline from normalised ledgers: transforms, activation lookups, versioned
  *         bulk writes, dead-letter handling and checkpoints.
- * Each side writes into fresh indices of its own (same templates), rounds alternate, and the best
- * round of each side is compared. Needs a running engine (`pnpm engine start`) or ES_URL.
+ * Each side writes into fresh indices of its own (same templates). After W unmeasured warm-up rounds
+ * of each side (the engine's JIT and caches), rounds alternate raw, ours, raw, ours... Two figures:
+ * the best round of each side, and the median over rounds of ours/raw within the same round (each
+ * pair measured back to back, so a slow minute on a shared machine hits both sides of a pair).
+ * Needs a running engine (`pnpm engine start`) or ES_URL.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -44,7 +47,8 @@ const arg = (name: string, fallback: number): number => {
   return at >= 0 ? Number(args[at + 1]) : fallback;
 };
 const LEDGERS = arg('--ledgers', 1500);
-const ROUNDS = arg('--rounds', 2);
+const ROUNDS = arg('--rounds', 3);
+const WARMUP = arg('--warmup', 1);
 const CONCURRENCY = 2;
 const FLUSH_BYTES = 5_000_000;
 
@@ -71,7 +75,7 @@ function serialise(ops: WriteOp[]): string[] {
   for (const op of ops) {
     const action: Record<string, unknown> = { _index: op.index, _id: op.id };
     if (op.version !== undefined) Object.assign(action, { version: op.version, version_type: 'external' });
-    current += `${JSON.stringify({ index: action })}\n${JSON.stringify(op.doc)}\n`;
+    current += `${JSON.stringify({ index: action })}\n${op.json ?? JSON.stringify(op.doc)}\n`;
     if (current.length >= FLUSH_BYTES) {
       bodies.push(current);
       current = '';
@@ -214,6 +218,12 @@ try {
     pin(placement);
     const raw: Round[] = [];
     const ours: Round[] = [];
+    for (let round = 0; round < WARMUP; round += 1) {
+      const warm = [await rawRound(), await oursRound()];
+      console.log(
+        `${placement} cores, warm-up: raw ${warm[0]?.seconds.toFixed(2)} s, ours ${warm[1]?.seconds.toFixed(2)} s`,
+      );
+    }
     for (let round = 0; round < ROUNDS; round += 1) {
       raw.push(await rawRound());
       ours.push(await oursRound());
@@ -233,8 +243,10 @@ try {
     );
     console.log(row('engine raw _bulk (prebuilt)', r));
     console.log(row('ours (full pipeline)', o));
+    const paired = raw.map((x, i) => x.seconds / (ours[i] as Round).seconds).sort((a, b) => a - b);
+    const median = ((paired[(paired.length - 1) >> 1] as number) + (paired[paired.length >> 1] as number)) / 2;
     console.log(
-      `ratio ours/raw (docs/s), ${placement} cores: ${((o.documents / o.seconds / (r.documents / r.seconds)) * 100).toFixed(1)} %\n`,
+      `ratio ours/raw (docs/s), ${placement} cores: best rounds ${((o.documents / o.seconds / (r.documents / r.seconds)) * 100).toFixed(1)} %, median of paired rounds ${(median * 100).toFixed(1)} % (pairs: ${paired.map((x) => (x * 100).toFixed(1)).join(', ')})\n`,
     );
   }
 } finally {

@@ -11,6 +11,8 @@ export interface WriteOp {
   index: string;
   id: string;
   doc: Json;
+  /** `doc` as JSON, made when the batch is built so the bulk helper only has to send it. */
+  json?: string;
   version?: number;
   ledgerIndex: number;
   /** Account activation carried by this write, re-applied if a newer state already exists. */
@@ -106,6 +108,9 @@ export class BulkSink {
     }
     await this.addActivations(accountOps);
     ops.push(...accountOps);
+    // Serialised now, while earlier batches are being written, rather than inside the bulk helper
+    // just before each request: the engine is not kept waiting on a body between two requests.
+    for (const op of ops) op.json = JSON.stringify(op.doc);
     return ops;
   }
 
@@ -162,7 +167,7 @@ export class BulkSink {
           meta.version = op.version;
           meta.version_type = 'external';
         }
-        return [{ index: meta }, op.doc] as never;
+        return [{ index: meta }, op.json ?? op.doc] as never;
       },
       onDrop: (dropped) => {
         const action = (dropped.operation as { index?: { _index: string; _id: string; version?: number } }).index;
