@@ -30,6 +30,7 @@ import {
   type IndexNaming,
 } from '@xle/core';
 import {
+  bulkAction,
   BulkSink,
   CheckpointStore,
   deriveLedgers,
@@ -73,9 +74,7 @@ function serialise(ops: WriteOp[]): string[] {
   const bodies: string[] = [];
   let current = '';
   for (const op of ops) {
-    const action: Record<string, unknown> = { _index: op.index, _id: op.id };
-    if (op.version !== undefined) Object.assign(action, { version: op.version, version_type: 'external' });
-    current += `${JSON.stringify({ index: action })}\n${op.json ?? JSON.stringify(op.doc)}\n`;
+    current += `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
     if (current.length >= FLUSH_BYTES) {
       bodies.push(current);
       current = '';

@@ -39,6 +39,16 @@ export interface SinkOptions {
   retries?: number;
 }
 
+/** The bulk action line of a write: its index, id and, for ledger state, its external version. */
+export function bulkAction(op: WriteOp): { index: Json } {
+  const meta: Json = { _index: op.index, _id: op.id };
+  if (op.version !== undefined) {
+    meta.version = op.version;
+    meta.version_type = 'external';
+  }
+  return { index: meta };
+}
+
 const ACTIVATION_FIELDS = [
   'parent',
   'initial_balance',
@@ -161,14 +171,7 @@ export class BulkSink {
       refreshOnCompletion: false,
       // Only what is needed to account for every item: the full answer is several times larger to parse.
       filter_path: 'errors,items.*.status,items.*.error',
-      onDocument: (op) => {
-        const meta: Json = { _index: op.index, _id: op.id };
-        if (op.version !== undefined) {
-          meta.version = op.version;
-          meta.version_type = 'external';
-        }
-        return [{ index: meta }, op.json ?? op.doc] as never;
-      },
+      onDocument: (op) => [bulkAction(op), op.json ?? op.doc] as never,
       onDrop: (dropped) => {
         const action = (dropped.operation as { index?: { _index: string; _id: string; version?: number } }).index;
         const op = byKey.get(`${action?._index}\u0000${action?._id}\u0000${action?.version ?? ''}`);
@@ -202,18 +205,16 @@ export class BulkSink {
       const current = await this.options.client.mget<Json>({
         docs: pending.map((op) => ({ _index: op.index, _id: op.id })),
       });
-      const operations: Json[] = [];
-      const sent: WriteOp[] = [];
-      current.docs.forEach((entry, i) => {
+      const operations = current.docs.flatMap((entry, i) => {
         const op = pending[i] as WriteOp;
         const found = 'found' in entry && entry.found && entry._source !== undefined;
         // Not found: the newer document is gone (its index was re-created); this write stands alone.
         const doc = found ? { ...entry._source, ...op.activation } : op.doc;
         const version = found ? (entry._version as number) : (op.version as number);
-        operations.push({ index: { _index: op.index, _id: op.id, version, version_type: 'external_gte' } }, doc);
-        sent.push(op);
+        return [{ index: { _index: op.index, _id: op.id, version, version_type: 'external_gte' } }, doc];
       });
       const response = await this.options.client.bulk({ operations });
+      const sent = pending;
       pending = [];
       response.items.forEach((item, i) => {
         const status = item.index?.status ?? 500;
