@@ -27,11 +27,17 @@ export interface PipelineOptions {
  * still in flight, so the engine is never left waiting on one batch's tail. At most
  * `WRITE_WINDOW` batches are being written at once, which bounds memory.
  *
+ * The window counts bulk writes only. Recording a checkpoint is one more request, which the engine
+ * queues behind the bulk requests already in its write pool; if it held a window slot, the next
+ * batch would start only after that wait and the engine would run dry between batches. Checkpoints
+ * are recorded on a chain of their own, at most `RECORD_BACKLOG` batches behind the writes.
+ *
  * The first batches are smaller (1/8, 1/4, 1/2 of the configured size, then full), so the engine
  * gets its first documents after a few ledgers are built instead of a whole batch: a slow start
  * that saves most of a batch's build time of engine idleness at the start of every run.
  */
 const WRITE_WINDOW = 2;
+const RECORD_BACKLOG = 4;
 const SLOW_START = 8;
 
 export async function runPipeline(
@@ -47,8 +53,10 @@ export async function runPipeline(
   let batch: LedgerInput[] = [];
   let batchTransactions = 0;
   let divisor = SLOW_START;
-  /** Batches being written, oldest first; each settles once its checkpoint is recorded. */
-  const inFlight: Promise<void>[] = [];
+  /** Bulk writes of batches, oldest first; each settles (either way) once the batch is written. */
+  const writing: Promise<unknown>[] = [];
+  /** Checkpoint records not yet done, oldest first; each settles once its batch is recorded. */
+  const recording: Promise<unknown>[] = [];
   let recorded: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | undefined;
 
@@ -61,9 +69,10 @@ export async function runPipeline(
     batchTransactions = 0;
     divisor = Math.max(1, divisor / 2);
     const ops = await sink.buildOps(ledgers);
-    while (inFlight.length >= WRITE_WINDOW) await inFlight.shift();
+    while (writing.length >= WRITE_WINDOW) await writing.shift();
+    while (recording.length >= RECORD_BACKLOG) await recording.shift();
     const written = sink.writeOps(ledgers.length, ops);
-    written.catch(() => undefined);
+    writing.push(written.catch(() => undefined));
     const previous = recorded;
     recorded = (async () => {
       const result = await written;
@@ -87,7 +96,7 @@ export async function runPipeline(
     recorded.catch((error: unknown) => {
       failure ??= { error };
     });
-    inFlight.push(recorded);
+    recording.push(recorded.catch(() => undefined));
   };
 
   try {
@@ -101,7 +110,7 @@ export async function runPipeline(
   } finally {
     // On a failure, the batches still being written settle before the error reaches the caller, so
     // nothing of this run is still writing when it returns (for example while indices are dropped).
-    await Promise.allSettled(inFlight);
+    await Promise.allSettled([...writing, ...recording]);
   }
   if (checkpoint !== undefined) totals.checkpoint = checkpoint;
   return totals;

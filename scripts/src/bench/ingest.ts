@@ -2,7 +2,7 @@
 /**
  * Ingest throughput, ours against the engine's own raw `_bulk` for the same documents, in one run:
  *
- *   pnpm bench:ingest [--ledgers N] [--rounds R] [--warmup W] [--shared-only]
+ *   pnpm bench:ingest [--ledgers N] [--rounds R] [--warmup W] [--placement shared|split|both]
  *
  * The data: ledgers derived from the real fixture ledgers (new indices, hashes and times).
  * - raw:  the exact documents our sink writes, built and serialised before the clock starts, sent
@@ -10,9 +10,10 @@
  * - ours: the whole pipeline from normalised ledgers: transforms, activation lookups, versioned
  *         bulk writes, dead-letter handling and checkpoints.
  * Each side writes into fresh indices of its own (same templates). After W unmeasured warm-up rounds
- * of each side (the engine's JIT and caches), rounds alternate raw, ours, raw, ours... Two figures:
- * the best round of each side, and the median over rounds of ours/raw within the same round (each
- * pair measured back to back, so a slow minute on a shared machine hits both sides of a pair).
+ * of each side (the engine's JIT and caches), each round measures one pair back to back, raw first
+ * in odd rounds and ours first in even ones, so neither side always runs on the engine the other
+ * has just loaded. Two figures: the best round of each side, and the median over rounds of
+ * ours/raw within a pair (a slow minute on a shared machine hits both sides of a pair).
  * Needs a running engine (`pnpm engine start`) or ES_URL.
  */
 import { execFileSync } from 'node:child_process';
@@ -187,7 +188,12 @@ const enginePid = ((): string | undefined => {
     return undefined;
   }
 })();
-const canSplit = cores >= 2 && enginePid !== undefined && !args.includes('--shared-only');
+const placementArg = args.includes('--placement') ? args[args.indexOf('--placement') + 1] : 'both';
+if (!['shared', 'split', 'both'].includes(placementArg ?? '')) {
+  console.error(`--placement must be shared, split or both, not ${placementArg}`);
+  process.exit(2);
+}
+const canSplit = cores >= 2 && enginePid !== undefined && placementArg !== 'shared';
 const allCores = `0-${cores - 1}`;
 const half = Math.floor(cores / 2);
 function pin(placement: Placement): void {
@@ -211,7 +217,11 @@ const row = (name: string, x: Round): string =>
 console.log(
   `ingest benchmark: ${LEDGERS} ledgers, ${transactions} transactions (derived from ${templates.length} real ledgers), ${ROUNDS} rounds each`,
 );
-const placements: Placement[] = canSplit ? ['shared', 'split'] : ['shared'];
+if (placementArg === 'split' && !canSplit) {
+  console.error('the split placement needs the local engine (its pid file) and at least 2 cores');
+  process.exit(2);
+}
+const placements: Placement[] = !canSplit ? ['shared'] : placementArg === 'split' ? ['split'] : ['shared', 'split'];
 try {
   for (const placement of placements) {
     pin(placement);
@@ -224,8 +234,13 @@ try {
       );
     }
     for (let round = 0; round < ROUNDS; round += 1) {
-      raw.push(await rawRound());
-      ours.push(await oursRound());
+      if (round % 2 === 0) {
+        raw.push(await rawRound());
+        ours.push(await oursRound());
+      } else {
+        ours.push(await oursRound());
+        raw.push(await rawRound());
+      }
       console.log(
         `${placement} cores, round ${round + 1}: raw ${raw.at(-1)?.seconds.toFixed(2)} s, ours ${ours.at(-1)?.seconds.toFixed(2)} s`,
       );

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Client, IndexNaming, Logger } from '@xle/core';
 import { indexName } from '@xle/core';
 import type { LedgerInput } from '../input/normalize-ledger.js';
@@ -5,6 +6,14 @@ import { transformLedger } from '../transform/ledger.js';
 import { stateChanges, type AccountActivation } from '../transform/state.js';
 import { transformTransaction } from '../transform/transaction.js';
 import type { Json } from '../json.js';
+
+/**
+ * Longest stretch, in milliseconds, that building a batch keeps the event loop to itself. Building
+ * a full batch takes a few hundred milliseconds of CPU; without a break, the answers of the bulk
+ * requests in flight meanwhile would sit unread and the next requests unsent, leaving the engine
+ * idle in the middle of a run.
+ */
+const BUILD_SLICE_MS = 10;
 
 /** One write: deterministic `_id`, optional external version (ledger order). */
 export interface WriteOp {
@@ -77,7 +86,14 @@ export class BulkSink {
   async buildOps(ledgers: readonly LedgerInput[]): Promise<WriteOp[]> {
     const ops: WriteOp[] = [];
     const accountOps: WriteOp[] = [];
+    let slice = performance.now();
+    const pause = async (): Promise<void> => {
+      if (performance.now() - slice < BUILD_SLICE_MS) return;
+      await nextTurn();
+      slice = performance.now();
+    };
     for (const ledger of ledgers) {
+      await pause();
       ops.push({
         index: this.index('ledgers'),
         id: String(ledger.ledger_index),
@@ -120,7 +136,11 @@ export class BulkSink {
     ops.push(...accountOps);
     // Serialised now, while earlier batches are being written, rather than inside the bulk helper
     // just before each request: the engine is not kept waiting on a body between two requests.
-    for (const op of ops) op.json = JSON.stringify(op.doc);
+    for (let i = 0; i < ops.length; i += 1) {
+      if ((i & 255) === 0) await pause();
+      const op = ops[i] as WriteOp;
+      op.json = JSON.stringify(op.doc);
+    }
     return ops;
   }
 
@@ -160,7 +180,9 @@ export class BulkSink {
     const result: BatchResult = { ledgers: ledgerCount, documents: ops.length, superseded: 0, deadLetters: 0 };
     const refused: { op: WriteOp; status: number; error: Json }[] = [];
     const reapply: WriteOp[] = [];
-    const byKey = new Map(ops.map((op) => [`${op.index}\u0000${op.id}\u0000${op.version ?? ''}`, op]));
+    const key = (index: unknown, id: unknown, version: unknown): string => `${index}\u0000${id}\u0000${version ?? ''}`;
+    // Built at a batch's first refusal: a batch written without any refusal costs no key string per write.
+    let byKey: Map<string, WriteOp> | undefined;
 
     await this.options.client.helpers.bulk<WriteOp>({
       datasource: ops,
@@ -174,7 +196,8 @@ export class BulkSink {
       onDocument: (op) => [bulkAction(op), op.json ?? op.doc] as never,
       onDrop: (dropped) => {
         const action = (dropped.operation as { index?: { _index: string; _id: string; version?: number } }).index;
-        const op = byKey.get(`${action?._index}\u0000${action?._id}\u0000${action?.version ?? ''}`);
+        byKey ??= new Map(ops.map((op) => [key(op.index, op.id, op.version), op]));
+        const op = byKey.get(key(action?._index, action?._id, action?.version));
         if (op === undefined) return;
         if (dropped.status === 409) {
           // The engine already holds a newer (or the same) version: a replay, nothing lost.

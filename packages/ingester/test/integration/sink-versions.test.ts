@@ -94,3 +94,46 @@ t.test('a failed batch ends the run only once every batch still being written ha
   await sink.refresh();
   t.equal((await readAllDocuments(target.client, indexName(target.naming, 'ledgers'))).length, 1);
 });
+
+t.test('a slow checkpoint record does not hold back the next batches, and checkpoints stay in order', async (t) => {
+  const target = await createTestIndices(t);
+  const sink = new BulkSink({ ...target, logger, networkId: 0 });
+  const checkpoints = new CheckpointStore(target.client, target.naming, 'files');
+  const events: string[] = [];
+  const writeOps = sink.writeOps.bind(sink);
+  sink.writeOps = async (count, ops) => {
+    events.push(`write ${ops[0]?.ledgerIndex}`);
+    return writeOps(count, ops);
+  };
+  const record = checkpoints.record.bind(checkpoints);
+  checkpoints.record = async (previous, ledgers, documents, deadLetters) => {
+    // The engine answering the first checkpoint late, as when its write pool is busy with bulks.
+    if (ledgers.includes(1)) await new Promise((resolve) => setTimeout(resolve, 500));
+    const next = await record(previous, ledgers, documents, deadLetters);
+    events.push(`recorded ${ledgers.join(',')}`);
+    return next;
+  };
+  async function* source(): AsyncGenerator<LedgerInput> {
+    for (let index = 1; index <= 4; index += 1) {
+      yield {
+        ledger_index: index,
+        ledger_hash: 'B'.repeat(64),
+        parent_hash: 'C'.repeat(64),
+        close_time: 1,
+        transactions: [],
+      } as unknown as LedgerInput;
+    }
+  }
+  const totals = await runPipeline(source(), sink, checkpoints, { batchLedgers: 1 });
+  t.ok(
+    events.indexOf('write 3') < events.indexOf('recorded 1'),
+    `the third batch was written before the first checkpoint came back (${events.join(' | ')})`,
+  );
+  t.same(
+    events.filter((e) => e.startsWith('recorded')),
+    ['recorded 1', 'recorded 2', 'recorded 3', 'recorded 4'],
+    'checkpoints recorded in batch order',
+  );
+  t.same(totals.checkpoint?.ranges, [{ from: 1, to: 4 }]);
+  t.same((await checkpoints.load())?.ranges, [{ from: 1, to: 4 }], 'the stored checkpoint covers every ledger');
+});
