@@ -106,7 +106,7 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
   const api = new Router({ prefix: '/api/v1' });
   const ping = pingRoutes(client, config.es.pingTimeoutMs);
   api.use(ping.routes(), ping.allowedMethods({ throw: true }));
-  for (const route of routes) mountRoute(api, route);
+  for (const route of routes) mountRoute(api, route, engine);
   api.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });

@@ -67,7 +67,7 @@ export function buildOpenApi(
       responses,
     };
     if (route.dataSet !== undefined)
-      operation.description = `Answers 503 DATA_NOT_READY until the ${route.dataSet} data set is computed.`;
+      operation.description = `Answers 503 DATA_NOT_READY until the ${route.dataSet.name ?? route.dataSet.job} data set is computed.`;
     paths[`/api/v1${route.path}`] = { ...(paths[`/api/v1${route.path}`] ?? {}), [route.method]: operation };
   }
   return {

@@ -8,30 +8,6 @@ import { AnyObject, defineRoute, NoParams, NoQuery, type AnyRoute } from '../rou
 
 type Json = Record<string, unknown>;
 
-/** How long a data set's completed-run record is trusted before it is read again. */
-const JOB_CACHE_MS = 5_000;
-const jobCaches = new WeakMap<Engine, Map<string, { run: JobStatus | undefined; at: number }>>();
-
-/** Throws DATA_NOT_READY until the job behind a data set has completed once. */
-export async function requireDataSet(
-  engine: Engine,
-  job: string,
-  resource: string,
-  command = `pnpm ingest ${job}`,
-): Promise<JobStatus> {
-  let cache = jobCaches.get(engine);
-  if (cache === undefined) jobCaches.set(engine, (cache = new Map()));
-  const now = performance.now();
-  const hit = cache.get(job);
-  let run = hit !== undefined && now - hit.at < JOB_CACHE_MS ? hit.run : undefined;
-  if (run === undefined) {
-    run = await engine.get<JobStatus>('ingest-state', `job.${job}`);
-    cache.set(job, { run, at: now });
-  }
-  if (run === undefined) throw new DataNotReadyError(`${resource} (computed by \`${command}\`)`);
-  return run;
-}
-
 const Namespace = Type.Union([Type.Literal('AMM'), Type.Literal('ObjectCount'), Type.Literal('XRP')]);
 const MetricId = Type.Union([
   Type.Literal('metric'),
@@ -94,7 +70,6 @@ export function compareVersionsDesc(a: string, b: string): number {
 
 /** The newest snapshot of one kind of rippled answer. */
 async function latestSnapshot(engine: Engine, kind: 'fee' | 'server_info'): Promise<Json> {
-  await requireDataSet(engine, 'network', `/network/${kind}`, 'pnpm ingest network');
   const found = await engine.search<{ payload: Json }>('network', {
     query: { term: { kind } },
     sort: [{ taken_at: 'desc' }, { ledger_index: 'desc' }],
@@ -105,19 +80,21 @@ async function latestSnapshot(engine: Engine, kind: 'fee' | 'server_info'): Prom
   return payload;
 }
 
+const NETWORK = { job: 'network' };
+const NODES = { job: 'nodes', command: 'pnpm ingest nodes --seed URL' };
+
 export function dataSetRoutes(engine: Engine): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
       path: '/amendments',
-      dataSet: 'amendments',
+      dataSet: { job: 'amendments' },
       summary: 'All amendments known to mainnet rippled, with their status',
       tags: ['Other resources'],
       params: NoParams,
       query: NoQuery,
       response: Type.Array(AnyObject),
       handler: async () => {
-        await requireDataSet(engine, 'amendments', '/amendments');
         const found = await engine.search<Json>('amendments', {
           query: { match_all: {} },
           sort: [{ name: { order: 'asc', missing: '_last' } }, { amendment_id: 'asc' }],
@@ -129,14 +106,13 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/amendment/{AMENDMENT_ID}',
-      dataSet: 'amendments',
+      dataSet: { job: 'amendments' },
       summary: 'One amendment',
       tags: ['Other resources'],
       params: Type.Object({ AMENDMENT_ID: HashParam }),
       query: NoQuery,
       response: AnyObject,
       handler: async (_ctx, { params }) => {
-        await requireDataSet(engine, 'amendments', '/amendment');
         const id = params.AMENDMENT_ID.toUpperCase();
         const doc = await engine.get<Json>('amendments', id);
         if (doc === undefined) throw new NotFoundError(`No amendment ${id} is known.`, { amendment_id: id });
@@ -146,7 +122,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/fact/{NAMESPACE_ID}',
-      dataSet: 'facts',
+      dataSet: { job: 'facts' },
       summary: 'Facts of a namespace, as of the newest indexed ledger',
       tags: ['Other resources'],
       params: Type.Object({ NAMESPACE_ID: Namespace }),
@@ -155,7 +131,6 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
         description: `Fact name to value (a decimal string). ObjectCount: ledger entry type to count. ${factDescription}`,
       }),
       handler: async (_ctx, { params }) => {
-        await requireDataSet(engine, 'facts', '/fact');
         const found = await engine.search<{ fact_id: string; value: string }>('facts', {
           query: { term: { namespace: params.NAMESPACE_ID } },
           sort: [{ fact_id: 'asc' }],
@@ -167,7 +142,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/fact/{NAMESPACE_ID}/{FACT_ID}',
-      dataSet: 'facts',
+      dataSet: { job: 'facts' },
       summary: 'One fact',
       tags: ['Other resources'],
       params: Type.Object({
@@ -177,7 +152,6 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       query: NoQuery,
       response: Type.Object({ value: Type.String() }),
       handler: async (_ctx, { params }) => {
-        await requireDataSet(engine, 'facts', '/fact');
         const doc = await engine.get<{ value: string }>('facts', `${params.NAMESPACE_ID}.${params.FACT_ID}`);
         if (doc === undefined)
           throw new NotFoundError(`No fact ${params.FACT_ID} in namespace ${params.NAMESPACE_ID}.`, { ...params });
@@ -187,7 +161,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/metrics/{METRIC_ID}',
-      dataSet: 'metrics',
+      dataSet: { job: 'metrics' },
       summary: 'Daily metric records, oldest first',
       tags: ['Other resources'],
       params: Type.Object({ METRIC_ID: MetricId }),
@@ -205,7 +179,6 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
           'TransactionResult; amm: count per AMM transaction type and total.',
       }),
       handler: async (_ctx, { params, query }) => {
-        await requireDataSet(engine, 'metrics', '/metrics');
         const range: Json = {};
         if (query.from !== undefined) range.gte = `${query.from}T00:00:00.000Z`;
         if (query.to !== undefined) range.lte = `${query.to}T00:00:00.000Z`;
@@ -227,7 +200,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/balances',
-      dataSet: 'balances',
+      dataSet: { job: 'balances' },
       summary: 'Top 10,000 accounts by XRP balance (a snapshot, not real time)',
       tags: ['Other resources'],
       params: NoParams,
@@ -240,7 +213,6 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       ),
       response: Type.Array(AnyObject, { description: 'Largest balance first; `balance` in drops.' }),
       handler: async (_ctx, { query }) => {
-        await requireDataSet(engine, 'balances', '/balances');
         const found = await engine.search<Json>('balances', {
           query: { match_all: {} },
           sort: [{ rank: 'asc' }],
@@ -258,7 +230,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/network/fee',
-      dataSet: 'network',
+      dataSet: NETWORK,
       summary: 'Current network fees: the newest snapshot of rippled’s fee answer',
       tags: ['Other resources'],
       params: NoParams,
@@ -269,7 +241,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/network/server_info',
-      dataSet: 'network',
+      dataSet: NETWORK,
       summary: 'Server information: the newest snapshot of rippled’s server_info answer',
       tags: ['Other resources'],
       params: NoParams,
@@ -283,14 +255,13 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/network/server_versions',
-      dataSet: 'network',
+      dataSet: NETWORK,
       summary: 'rippled versions seen on the network (server snapshots, peer nodes, validators), newest first',
       tags: ['Other resources'],
       params: NoParams,
       query: NoQuery,
       response: Type.Array(Type.String()),
       handler: async () => {
-        await requireDataSet(engine, 'network', '/network/server_versions', 'pnpm ingest network');
         const terms = async (kind: 'network' | 'nodes' | 'validators', field: string): Promise<string[]> => {
           const found = await engine.search(kind, {
             size: 0,
@@ -310,14 +281,15 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/nodes',
-      dataSet: 'nodes',
+      dataSet: NODES,
       summary: 'Peer nodes seen by the newest crawl',
       tags: ['Other resources'],
       params: NoParams,
       query: NoQuery,
       response: Type.Array(AnyObject),
-      handler: async () => {
-        const run = await requireDataSet(engine, 'nodes', '/nodes', 'pnpm ingest nodes --seed URL');
+      handler: async (_ctx, input) => {
+        // The route's gate has checked that a crawl completed, and hands over its run.
+        const run = input.run as JobStatus;
         const since = (run.detail as { started_at?: string } | undefined)?.started_at ?? run.updated_at;
         const found = await engine.search<Json>('nodes', {
           query: { range: { last_seen: { gte: since } } },
@@ -330,14 +302,13 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/node/{NODE_PUBLIC_KEY}',
-      dataSet: 'nodes',
+      dataSet: NODES,
       summary: 'One peer node, as last seen',
       tags: ['Other resources'],
       params: Type.Object({ NODE_PUBLIC_KEY: PublicKeyParam }),
       query: NoQuery,
       response: AnyObject,
       handler: async (_ctx, { params }) => {
-        await requireDataSet(engine, 'nodes', '/node', 'pnpm ingest nodes --seed URL');
         const node = await engine.get<Json>('nodes', params.NODE_PUBLIC_KEY);
         if (node === undefined)
           throw new NotFoundError(`No crawl has seen node ${params.NODE_PUBLIC_KEY}.`, {
@@ -349,14 +320,13 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/account/{ACCOUNT}/walletkyc',
-      dataSet: 'wallet KYC',
+      dataSet: { job: 'kyc', name: 'wallet KYC', command: 'pnpm kyc import <file>' },
       summary: 'Wallet KYC status of an account',
       tags: ['Account'],
       params: Type.Object({ ACCOUNT: AccountParam }),
       query: NoQuery,
       response: Type.Object({ account: Type.String(), kycApproved: Type.Boolean() }),
       handler: async (_ctx, { params }) => {
-        await requireDataSet(engine, 'kyc', '/account/{ACCOUNT}/walletkyc', 'pnpm kyc import <file>');
         const doc = await engine.get<{ kycApproved: boolean }>('kyc', params.ACCOUNT);
         return { account: params.ACCOUNT, kycApproved: doc?.kycApproved === true };
       },

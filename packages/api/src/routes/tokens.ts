@@ -5,7 +5,6 @@ import type { Engine } from '../engine.js';
 import { labelOf, lookupLabels, type Label } from '../labels.js';
 import { LimitOffset, TokenParam } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
-import { requireDataSet } from './data-sets.js';
 
 type Json = Record<string, unknown>;
 
@@ -54,7 +53,7 @@ export function tokenRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/tokens',
-      dataSet: 'tokens',
+      dataSet: { job: 'tokens' },
       summary: 'Issued tokens with metrics and score',
       tags: ['NFT, AMM, token'],
       params: Type.Object({}),
@@ -77,7 +76,6 @@ export function tokenRoutes(engine: Engine): AnyRoute[] {
       ),
       response: Type.Array(AnyObject, { description: 'Tokens without tomldata; ties ordered by id.' }),
       handler: async (_ctx, { query }) => {
-        await requireDataSet(engine, 'tokens', '/tokens');
         const sort: TokenSort = (query.sort as TokenSort | undefined) ?? 'score';
         const direction = query.direction ?? (sort === 'code' ? 'asc' : 'desc');
         const found = await engine.search<Json>('tokens', {
@@ -98,14 +96,13 @@ export function tokenRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/token/{TOKEN}',
-      dataSet: 'tokens',
+      dataSet: { job: 'tokens' },
       summary: 'One issued token with its XLS-26 toml data',
       tags: ['NFT, AMM, token'],
       params: Type.Object({ TOKEN: TokenParam }),
       query: NoQuery,
       response: AnyObject,
       handler: async (_ctx, { params }) => {
-        await requireDataSet(engine, 'tokens', '/token/{TOKEN}');
         const at = params.TOKEN.lastIndexOf('.');
         const code = params.TOKEN.slice(0, at);
         const issuer = params.TOKEN.slice(at + 1);

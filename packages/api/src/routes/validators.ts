@@ -4,11 +4,11 @@ import { VALIDATORS_JOB } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { PublicKeyParam } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoParams, NoQuery, type AnyRoute } from '../route.js';
-import { requireDataSet } from './data-sets.js';
 
 type Json = Record<string, unknown>;
 
-const COMMAND = 'pnpm ingest validators --list FILE_OR_URL';
+/** The validators data set: computed from a validator list by the validators job. */
+const VALIDATORS = { job: VALIDATORS_JOB, command: 'pnpm ingest validators --list FILE_OR_URL' };
 const AgreementSchema = Type.Object({
   missed: Type.Number(),
   total: Type.Number(),
@@ -90,14 +90,13 @@ export function validatorRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/validatorregistry',
-      dataSet: VALIDATORS_JOB,
+      dataSet: VALIDATORS,
       summary: 'Active validators: on the verified UNL, or seen validating in the last 24 hours',
       tags: ['Other resources'],
       params: NoParams,
       query: NoQuery,
       response: Type.Array(AnyObject),
       handler: async () => {
-        await requireDataSet(engine, VALIDATORS_JOB, '/validatorregistry', COMMAND);
         const found = await engine.search<Json>('validators', {
           query: { term: { active: true } },
           sort: [{ master_key: 'asc' }],
@@ -109,7 +108,7 @@ export function validatorRoutes(engine: Engine): AnyRoute[] {
     defineRoute({
       method: 'get',
       path: '/validator/{VALIDATOR_PUBLIC_KEY}',
-      dataSet: VALIDATORS_JOB,
+      dataSet: VALIDATORS,
       summary: 'One validator (by master or ephemeral key), with its agreement over 1 h, 24 h and 30 days',
       tags: ['Other resources'],
       params: Type.Object({ VALIDATOR_PUBLIC_KEY: PublicKeyParam }),
@@ -124,14 +123,13 @@ export function validatorRoutes(engine: Engine): AnyRoute[] {
         { additionalProperties: true },
       ),
       handler: async (_ctx, { params }) => {
-        await requireDataSet(engine, VALIDATORS_JOB, '/validator', COMMAND);
         return shapeValidatorInfo(await findValidator(engine, params.VALIDATOR_PUBLIC_KEY));
       },
     }),
     defineRoute({
       method: 'get',
       path: '/validator/{PUBLIC_KEY}/reports',
-      dataSet: VALIDATORS_JOB,
+      dataSet: VALIDATORS,
       summary: 'Daily agreement reports of one validator, newest day first',
       tags: ['Other resources'],
       params: Type.Object({ PUBLIC_KEY: PublicKeyParam }),
@@ -141,7 +139,6 @@ export function validatorRoutes(engine: Engine): AnyRoute[] {
         { additionalProperties: false },
       ),
       handler: async (_ctx, { params }) => {
-        await requireDataSet(engine, VALIDATORS_JOB, '/validator/{PUBLIC_KEY}/reports', COMMAND);
         return shapeReports(await findValidator(engine, params.PUBLIC_KEY));
       },
     }),

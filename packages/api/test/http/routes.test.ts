@@ -273,6 +273,17 @@ t.test('routes whose data sets are not computed yet answer DATA_NOT_READY, never
     t.match(answer.body, { error: { code: 'DATA_NOT_READY' } }, path);
     t.ok(answer.headers.get('retry-after'), `${path} Retry-After`);
   }
+  const amendment = await getJson(`${base}/amendment/${'A'.repeat(64)}`);
+  t.match(
+    amendment.body,
+    { error: { message: /pnpm ingest amendments/, details: { resource: '/amendment/{AMENDMENT_ID}' } } },
+    'the 503 names the route and the command that computes its data',
+  );
+  const nodes = await getJson(`${base}/nodes`);
+  t.match(nodes.body, { error: { message: /pnpm ingest nodes --seed URL/ } });
+  const malformed = await getJson(`${base}/amendment/not-an-amendment-id`);
+  t.equal(malformed.status, 400, 'a malformed request is a 400 whether or not the data is ready');
+  t.match(malformed.body, { error: { code: 'INVALID_PARAMETER' } });
 });
 
 t.test('AMM info and the pool list', async (t) => {
