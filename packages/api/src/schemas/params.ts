@@ -49,9 +49,13 @@ export const PublicKeyParam = Type.String({
   description: 'Base58 public key, up to 53 characters, starts with n.',
 });
 
-/** TOKEN_CODE.TOKEN_ISSUER: ISO or 3-char code, 40-hex code, or a 4-40 character decoded code. */
+/**
+ * TOKEN_CODE.TOKEN_ISSUER: ISO or 3-char code, 40-hex code, or a 4-40 character decoded code. A
+ * decoded code is any printable text (the ingester's `_currency`), dots and spaces included: the
+ * issuer is what follows the last dot, since an address has none.
+ */
 export const TokenParam = Type.String({
-  pattern: '^(?:[0-9A-Fa-f]{40}|[^.\\s]{3,40})\\.r[1-9A-HJ-NP-Za-km-z]{24,34}$',
+  pattern: '^(?:[0-9A-Fa-f]{40}|[^\\u0000-\\u001F\\u007F]{3,40})\\.r[1-9A-HJ-NP-Za-km-z]{24,34}$',
   description: 'TOKEN_CODE.TOKEN_ISSUER',
 });
 

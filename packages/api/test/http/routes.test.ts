@@ -254,6 +254,8 @@ t.test('routes whose data sets are not computed yet answer DATA_NOT_READY, never
   for (const path of [
     '/tokens',
     '/token/USD.rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B',
+    // Decoded 160-bit codes are printable text that may hold dots and spaces.
+    `/token/${encodeURIComponent('x.AI Coin')}.rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B`,
     '/amendments',
     `/amendment/${'A'.repeat(64)}`,
     '/validatorregistry',
@@ -351,6 +353,8 @@ t.test('a 400 for each malformed parameter kind, naming the parameter', async (t
     [`/amendment/zz`, 'AMENDMENT_ID', 'INVALID_PARAMETER'],
     [`/validator/xyz`, 'VALIDATOR_PUBLIC_KEY', 'INVALID_PARAMETER'],
     [`/token/USD`, 'TOKEN', 'INVALID_PARAMETER'],
+    [`/token/US.rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B`, 'TOKEN', 'INVALID_PARAMETER'],
+    [`/token/${encodeURIComponent('A\tB')}.rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B`, 'TOKEN', 'INVALID_PARAMETER'],
     [`/fact/BTC`, 'NAMESPACE_ID', 'INVALID_PARAMETER'],
     [`/tokens?sort=volume`, 'sort', 'INVALID_PARAMETER'],
     [`/tokens?limit=0`, 'limit', 'INVALID_PARAMETER'],
