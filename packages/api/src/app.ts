@@ -11,7 +11,7 @@ import {
   type Config,
   type Logger,
 } from '@xle/core';
-import { createSearchRouter } from '@xle/search';
+import { createSearchRouter, searchOpenApiPaths } from '@xle/search';
 import { Engine } from './engine.js';
 import { renderDocsPage } from './docs-page.js';
 import { buildOpenApi } from './openapi.js';
@@ -96,6 +96,8 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
     version: '1.0.0',
     description: `Read-only REST API over the XRP Ledger (${config.network}), answered from Elasticsearch.`,
   });
+  // Search mounted beside the REST API: its routes are part of this address's description too.
+  if (config.search.mount) Object.assign(openapi.paths as object, searchOpenApiPaths());
   const docsPage = renderDocsPage(openapi);
 
   if (config.search.mount) {

@@ -1,24 +1,7 @@
-import type { TObject, TSchema } from 'typebox';
+import { ERROR_BODY_SCHEMA, openApiParameters, plainSchema as plain } from '@xle/core';
 import type { AnyRoute } from './route.js';
 
 type Json = Record<string, unknown>;
-
-/** A plain JSON Schema copy (TypeBox's own `~` keys removed) for the OpenAPI document. */
-function plain(schema: TSchema): Json {
-  return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key.startsWith('~') ? undefined : value))) as Json;
-}
-
-const ErrorBodySchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
-    },
-  },
-};
 
 const ERRORS: Record<string, string> = {
   '400': 'Bad input: INVALID_PARAMETER or UNKNOWN_PARAMETER, with the offending parameter in details',
@@ -34,22 +17,7 @@ export function buildOpenApi(
 ): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    const parameters: Json[] = [];
-    const add = (where: 'path' | 'query', object: TObject): void => {
-      const required = new Set((object.required as string[] | undefined) ?? []);
-      for (const [name, schema] of Object.entries(object.properties as Record<string, TSchema>)) {
-        const { description, ...rest } = plain(schema);
-        parameters.push({
-          name,
-          in: where,
-          required: where === 'path' || required.has(name),
-          ...(description === undefined ? {} : { description }),
-          schema: rest,
-        });
-      }
-    };
-    add('path', route.params);
-    add('query', route.query);
+    const parameters = [...openApiParameters('path', route.params), ...openApiParameters('query', route.query)];
     const responses: Json = {
       '200': { description: 'OK', content: { 'application/json': { schema: plain(route.response) } } },
     };
@@ -75,6 +43,6 @@ export function buildOpenApi(
     info,
     servers: [{ url: '/' }],
     paths,
-    components: { schemas: { ErrorBody: ErrorBodySchema } },
+    components: { schemas: { ErrorBody: ERROR_BODY_SCHEMA } },
   };
 }

@@ -5,6 +5,7 @@ export * from './engine-errors.js';
 export * from './errors.js';
 export * from './exit.js';
 export * from './http/error-handler.js';
+export * from './http/openapi.js';
 export * from './http/request-context.js';
 export * from './http/serve.js';
 export * from './http/validate.js';

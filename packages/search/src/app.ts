@@ -14,6 +14,7 @@ import {
   type Logger,
 } from '@xle/core';
 import { SearchEngine } from './engine.js';
+import { buildSearchOpenApi } from './openapi.js';
 import { searchRouter } from './routes.js';
 import { TokenSealer } from './tokens.js';
 
@@ -83,6 +84,16 @@ export function createSearchApp(deps: SearchAppDeps): Koa {
       return;
     }
     await next();
+  });
+  // The API description is open to all, outside the access doors of the search routes.
+  const openapi = buildSearchOpenApi({
+    title: 'XRPL Ledger Explorer advanced search API',
+    version: '1.0.0',
+    description: `Search-engine query bodies and limited SQL over the XRP Ledger (${deps.config.network}).`,
+  });
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' || ctx.path !== '/api/v1/openapi.json') return next();
+    ctx.body = openapi;
   });
   const router = createSearchRouter(deps);
   app.use(router.routes());

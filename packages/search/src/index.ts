@@ -2,6 +2,7 @@ export * from './app.js';
 export * from './dsl-guard.js';
 export * from './engine.js';
 export * from './formats/formats.js';
+export * from './openapi.js';
 export * from './routes.js';
 export * from './sql/execute.js';
 export * from './sql/parse.js';

@@ -25,61 +25,75 @@ export const EXPORT_PAGE_SIZE = 1000;
 export const MAX_FETCH_SIZE = 10_000;
 const CURSOR_IN_BODY = new Set<Format>(['json', 'yaml', 'cbor', 'smile']);
 
-const SearchQuery = compileValidator(
-  'query',
-  Type.Object(
-    {
-      index: Type.Optional(
-        Type.Union(
-          Object.keys(SEARCHABLE).map((k) => Type.Literal(k)),
-          { description: 'Index to search; default transactions.' },
-        ),
-      ),
-    },
-    { additionalProperties: false },
-  ),
-) as (raw: Record<string, unknown>) => { index?: string };
-
-const PitQuery = compileValidator(
-  'query',
-  Type.Object(
-    {
-      index: Type.Optional(Type.Union(Object.keys(SEARCHABLE).map((k) => Type.Literal(k)))),
-      keep_alive: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}(s|m)$' })),
-    },
-    { additionalProperties: false },
-  ),
-) as (raw: Record<string, unknown>) => { index?: string; keep_alive?: string };
-
+const IndexParam = Type.Union(
+  Object.keys(SEARCHABLE).map((k) => Type.Literal(k)),
+  { description: 'Index to read: transactions (default), ledgers, accounts or objects.' },
+);
 const FormatParam = Type.Union(
   FORMATS.map((f) => Type.Literal(f)),
   { description: 'csv, json, tsv, txt, text, yaml, cbor or smile.' },
 );
-const SqlQuery = compileValidator(
-  'query',
-  Type.Object({ format: Type.Optional(FormatParam) }, { additionalProperties: false }),
-) as (raw: Record<string, unknown>) => { format?: Format };
-const SqlBody = compileValidator(
-  'body',
-  Type.Object(
+
+/** Request schemas of the search routes: they validate requests and make the OpenAPI document. */
+export const SEARCH_SCHEMAS = {
+  searchQuery: Type.Object({ index: Type.Optional(IndexParam) }, { additionalProperties: false }),
+  pitQuery: Type.Object(
     {
-      query: Type.Optional(Type.String({ minLength: 1, maxLength: 16384 })),
-      cursor: Type.Optional(Type.String({ minLength: 1 })),
+      index: Type.Optional(IndexParam),
+      keep_alive: Type.Optional(
+        Type.String({ pattern: '^[0-9]{1,3}(s|m)$', description: 'How long the point in time lives, e.g. 30s or 5m.' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  pitCloseBody: Type.Object(
+    { id: Type.String({ description: 'The id POST /search/pit gave.' }) },
+    { additionalProperties: false },
+  ),
+  sqlQuery: Type.Object({ format: Type.Optional(FormatParam) }, { additionalProperties: false }),
+  sqlBody: Type.Object(
+    {
+      query: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 16384, description: 'Limited SQL over the public tables.' }),
+      ),
+      cursor: Type.Optional(Type.String({ minLength: 1, description: 'The cursor of the previous page.' })),
       format: Type.Optional(FormatParam),
-      fetch_size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FETCH_SIZE })),
+      fetch_size: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_FETCH_SIZE,
+          description: 'Rows per page; a cursor follows a full page.',
+        }),
+      ),
       time_zone: Type.Optional(Type.Union([Type.Literal('Z'), Type.Literal('UTC'), Type.Literal('+00:00')])),
     },
     { additionalProperties: false },
   ),
-) as (raw: Record<string, unknown>) => {
+  sqlCloseBody: Type.Object({ cursor: Type.String() }, { additionalProperties: false }),
+};
+
+const SearchQuery = compileValidator('query', SEARCH_SCHEMAS.searchQuery) as (raw: Record<string, unknown>) => {
+  index?: string;
+};
+const PitQuery = compileValidator('query', SEARCH_SCHEMAS.pitQuery) as (raw: Record<string, unknown>) => {
+  index?: string;
+  keep_alive?: string;
+};
+const PitCloseBody = compileValidator('body', SEARCH_SCHEMAS.pitCloseBody) as (raw: Record<string, unknown>) => {
+  id: string;
+};
+const SqlQuery = compileValidator('query', SEARCH_SCHEMAS.sqlQuery) as (raw: Record<string, unknown>) => {
+  format?: Format;
+};
+const SqlBody = compileValidator('body', SEARCH_SCHEMAS.sqlBody) as (raw: Record<string, unknown>) => {
   query?: string;
   cursor?: string;
   format?: Format;
   fetch_size?: number;
 };
-const CloseBody = compileValidator('body', Type.Object({ cursor: Type.String() }, { additionalProperties: false })) as (
-  raw: Record<string, unknown>,
-) => { cursor: string };
+const CloseBody = compileValidator('body', SEARCH_SCHEMAS.sqlCloseBody) as (raw: Record<string, unknown>) => {
+  cursor: string;
+};
 
 interface SqlCursor {
   sql: string;
@@ -183,10 +197,7 @@ export function searchRouter({ engine, sealer, logger, limits = DEFAULT_LIMITS }
   });
 
   router.delete('/search/pit', async (ctx) => {
-    const { id } = compileValidator(
-      'body',
-      Type.Object({ id: Type.String() }, { additionalProperties: false }),
-    )(bodyOf(ctx)) as { id: string };
+    const { id } = PitCloseBody(bodyOf(ctx));
     await engine.closePit(sealer.open<string>('pit', id, 'id'));
     ctx.body = { succeeded: true };
   });

@@ -409,10 +409,14 @@ t.test('OpenAPI 3.1 from the same schemas, and the docs page', async (t) => {
     { name: 'ACCOUNT', in: 'path', schema: { format: 'xrpl-address' } },
   ]);
   t.ok(Object.keys(doc.paths).length >= 30, `${Object.keys(doc.paths).length} paths`);
+  // Search is mounted on this address (search.mount, the default), so it is described here too.
+  t.ok(doc.paths['/api/v1/search']?.post, 'POST /search');
+  t.ok(doc.paths['/api/v1/sql']?.post, 'POST /sql');
   const page = await fetch(`${base}/docs`);
   t.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
   const html = await page.text();
   t.match(html, '/api/v1/account/{ACCOUNT}/transactions');
+  t.match(html, '/api/v1/sql');
   t.notMatch(html, /<script/, 'no scripts, no CDN');
 });
 

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { ApiKeyStore } from '@xle/access';
 import { createTestIndices } from '@xle/test-helpers';
+import { FORMATS, MAX_FETCH_SIZE } from '../../src/index.js';
 import { serveSearch } from '../fixtures/serve.js';
 
 // The search API on its own address: subscription keys only (access.search = keys), no free plan.
@@ -16,6 +17,33 @@ t.test('no key: 401 API_KEY_REQUIRED', async (t) => {
   t.equal(response.status, 401);
   t.same(await response.json(), {
     error: { code: 'API_KEY_REQUIRED', message: 'This address needs an API key of a subscription plan.' },
+  });
+});
+
+t.test('the OpenAPI document is open to all, and describes what the routes enforce', async (t) => {
+  const response = await fetch(`${base}/openapi.json`);
+  t.equal(response.status, 200, 'no key needed');
+  const doc = (await response.json()) as {
+    openapi: string;
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+  };
+  t.equal(doc.openapi, '3.1.0');
+  t.same(Object.keys(doc.paths).sort(), ['/api/v1/search', '/api/v1/search/pit', '/api/v1/sql', '/api/v1/sql/close']);
+  t.same(Object.keys(doc.paths['/api/v1/search/pit'] ?? {}).sort(), ['delete', 'post']);
+  t.match(doc.paths['/api/v1/sql']?.post, {
+    parameters: [{ name: 'format', in: 'query', schema: { anyOf: FORMATS.map((f) => ({ const: f })) } }],
+    requestBody: {
+      content: {
+        'application/json': {
+          schema: { properties: { fetch_size: { maximum: MAX_FETCH_SIZE } }, additionalProperties: false },
+        },
+      },
+    },
+    responses: { '200': { content: { 'text/csv': {}, 'application/cbor': {} } }, '400': {}, '401': {} },
+  });
+  t.match(doc.paths['/api/v1/search']?.post, {
+    parameters: [{ name: 'index', in: 'query' }],
+    responses: { '200': {}, '413': {} },
   });
 });
 
