@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createEngineClient, exitWith, loadConfig, namingOf } from '@xle/core';
 import { ApiKeyStore } from './plans/key-store.js';
+import { firstKeptDay, UsageCounter } from './plans/usage-counter.js';
 import { isKeyPlan, KEY_PLANS } from './plans/plans.js';
 import { channelsCommand } from './payg/cli-channels.js';
 
@@ -9,6 +10,7 @@ const USAGE = `usage:
   keys list [--json]                                  key_id, plan, label, created_at, revoked (never the key)
   keys revoke <KEY_ID>                                revoke a key (every API process refuses it within 5 s)
   channels [--json]                                   pay-as-you-go channels: served, cost, latest claim, owed, signature to redeem
+  usage prune [--keep-days N]                         delete daily request counters older than the last N UTC days (default 90, today included)
 Keys belong to the network of the configuration (XLE_NETWORK): a mainnet key is not a testnet key.`;
 
 /** `--name value` of argv, or undefined. */
@@ -62,11 +64,33 @@ async function keys(argv: readonly string[]): Promise<number> {
   }
 }
 
+async function usage(argv: readonly string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const keep = option(rest, '--keep-days') ?? '90';
+  if (sub !== 'prune' || !/^[1-9][0-9]{0,4}$/.test(keep)) {
+    if (sub === 'prune') console.error('--keep-days takes a whole number of days from 1 (today only) up');
+    else console.error(USAGE);
+    return 64;
+  }
+  const config = loadConfig();
+  const client = createEngineClient(config);
+  try {
+    const firstKept = firstKeptDay(Date.now(), Number(keep));
+    const deleted = await new UsageCounter(client, namingOf(config)).prune(firstKept);
+    console.log(`deleted ${deleted} usage counters of days before ${firstKept} on ${config.network}`);
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'keys':
       return keys(rest);
+    case 'usage':
+      return usage(rest);
     case 'channels': {
       // Pay-as-you-go channels and their latest claims (payg/cli-channels.ts).
       const config = loadConfig();

@@ -35,6 +35,11 @@ export function counterId(key: CounterKey): string {
   return `${key.plan}.${key.client}.${key.day}`;
 }
 
+/** The first UTC day (`YYYY-MM-DD`) of the last `days` days, today included (pure). */
+export function firstKeptDay(now: number, days: number): string {
+  return new Date(now - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+}
+
 function isStatus(error: unknown, status: number): boolean {
   return error instanceof errors.ResponseError && error.statusCode === status;
 }
@@ -85,6 +90,35 @@ export class UsageCounter {
     } catch (error) {
       if (isStatus(error, 404)) return 0;
       throw error;
+    }
+  }
+
+  /**
+   * Deletes the counters of every UTC day before `firstKept` (`YYYY-MM-DD`; days compare as
+   * strings) and returns how many went. One counter per client and day adds up (the free plan
+   * counts every client address), and only today's counters decide admission. Deleted a page at a
+   * time through search and bulk, which every cluster has (`_delete_by_query` needs the reindex
+   * module); counters of past days are never written again, so a page cannot race a writer.
+   */
+  async prune(firstKept: string, pageSize = 1000): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const page = await this.client.search({
+        index: this.index,
+        query: { range: { day: { lt: firstKept } } },
+        sort: ['_doc'],
+        size: pageSize,
+        _source: false,
+      });
+      const ids = page.hits.hits.map((hit) => hit._id as string);
+      if (ids.length === 0) return deleted;
+      const answer = await this.client.bulk({
+        operations: ids.map((id) => ({ delete: { _index: this.index, _id: id } })),
+        refresh: true,
+      });
+      const failed = answer.items.find((item) => (item.delete?.status ?? 500) >= 300 && item.delete?.status !== 404);
+      if (failed !== undefined) throw new Error(`pruning usage counters failed: ${JSON.stringify(failed.delete)}`);
+      deleted += ids.length;
     }
   }
 

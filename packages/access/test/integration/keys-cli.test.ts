@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { repoRoot } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
-import { ApiKeyStore, API_KEY_PATTERN, hashApiKey, keyIdOf } from '../../src/index.js';
+import { ApiKeyStore, API_KEY_PATTERN, firstKeptDay, hashApiKey, keyIdOf, UsageCounter } from '../../src/index.js';
 
 const target = await createTestIndices(t);
 const env = {
@@ -59,4 +59,32 @@ t.test('bad arguments print the usage', async (t) => {
   t.equal(bad.code, 64);
   t.match(bad.stderr, '--plan takes one of pro, enterprise');
   t.equal((await access('nothing')).code, 64);
+});
+
+t.test('usage prune: counters of days before the last N go, the recent ones stay', async (t) => {
+  const counter = new UsageCounter(target.client, target.naming);
+  const now = Date.now();
+  const today = firstKeptDay(now, 1);
+  const days = [firstKeptDay(now, 1), firstKeptDay(now, 2), firstKeptDay(now, 3), firstKeptDay(now, 40)];
+  t.equal(firstKeptDay(Date.UTC(2026, 0, 1, 12), 2), '2025-12-31', 'the last 2 days of 1 January start on 31 December');
+  for (const day of days) {
+    await counter.consume({ plan: 'free', client: '192.0.2.1', day }, 10);
+    await counter.consume({ plan: 'pro', client: 'key_0000000000000001', day }, 10);
+  }
+  const kept = await access('usage', 'prune', '--keep-days', '2');
+  t.equal(kept.code, 0, kept.stderr);
+  t.match(kept.stdout, `deleted 4 usage counters of days before ${days[1]}`);
+  for (const [i, day] of days.entries()) {
+    const expected = i < 2 ? 1 : 0;
+    t.equal(await counter.peek({ plan: 'free', client: '192.0.2.1', day }), expected, `free ${day}`);
+    t.equal(await counter.peek({ plan: 'pro', client: 'key_0000000000000001', day }), expected, `pro ${day}`);
+  }
+  t.equal(await counter.prune(today, 1), 2, "a page at a time: yesterday's 2 counters");
+  t.equal(await counter.peek({ plan: 'pro', client: 'key_0000000000000001', day: today }), 1, "today's stays");
+  for (const bad of ['0', '-1', 'x', '1.5']) {
+    const refused = await access('usage', 'prune', '--keep-days', bad);
+    t.equal(refused.code, 64, `--keep-days ${bad}`);
+    t.match(refused.stderr, '--keep-days takes a whole number');
+  }
+  t.equal((await access('usage', 'list')).code, 64, 'an unknown usage command prints the usage');
 });
