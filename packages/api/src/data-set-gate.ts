@@ -30,7 +30,11 @@ export async function requireDataSet(engine: Engine, gate: DataSetGate, resource
     run = await engine.get<JobStatus>('ingest-state', `job.${gate.job}`);
     cache.set(gate.job, { run, at: now });
   }
-  if (run === undefined)
-    throw new DataNotReadyError(`${resource} (computed by \`${gate.command ?? `pnpm ingest ${gate.job}`}\`)`);
+  if (run === undefined) throw dataNotReady(gate, resource);
   return run;
+}
+
+/** The 503 of a resource whose data set is not there yet, naming the command that computes it. */
+export function dataNotReady(gate: DataSetGate, resource: string): DataNotReadyError {
+  return new DataNotReadyError(`${resource} (computed by \`${gate.command ?? `pnpm ingest ${gate.job}`}\`)`);
 }

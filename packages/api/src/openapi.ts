@@ -1,4 +1,4 @@
-import { ERROR_BODY_SCHEMA, openApiParameters, plainSchema as plain } from '@xle/core';
+import { ERROR_BODY_SCHEMA, errorResponse, openApiParameters, plainSchema as plain } from '@xle/core';
 import type { AnyRoute } from './route.js';
 
 type Json = Record<string, unknown>;
@@ -21,12 +21,7 @@ export function buildOpenApi(
     const responses: Json = {
       '200': { description: 'OK', content: { 'application/json': { schema: plain(route.response) } } },
     };
-    for (const [status, description] of Object.entries(ERRORS)) {
-      responses[status] = {
-        description,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-      };
-    }
+    for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
     const operation: Json = {
       summary: route.summary,
       tags: route.tags,

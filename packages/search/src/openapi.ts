@@ -1,14 +1,9 @@
 import type { TObject } from 'typebox';
-import { ERROR_BODY_SCHEMA, openApiParameters, plainSchema } from '@xle/core';
+import { ERROR_BODY_SCHEMA, errorResponse, openApiParameters, plainSchema } from '@xle/core';
 import { FORMATS, MEDIA_TYPES } from './formats/formats.js';
 import { SEARCH_SCHEMAS } from './routes.js';
 
 type Json = Record<string, unknown>;
-
-const errorAnswer = (description: string): Json => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-});
 
 /** Answers every search route may give besides its own, by status. */
 const ERRORS: Record<string, string> = {
@@ -31,7 +26,7 @@ function operation(
   extra: { query?: TObject; body?: Json; ok: Json; description?: string },
 ): Json {
   const responses: Json = { '200': extra.ok };
-  for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorAnswer(description);
+  for (const [status, description] of Object.entries(ERRORS)) responses[status] = errorResponse(description);
   return {
     operationId: id,
     summary,

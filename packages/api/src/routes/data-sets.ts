@@ -1,5 +1,6 @@
 import Type from 'typebox';
-import { DataNotReadyError, NotFoundError } from '@xle/core';
+import { NotFoundError } from '@xle/core';
+import { dataNotReady, type DataSetGate } from '../data-set-gate.js';
 import { FACT_DESCRIPTIONS, type JobStatus } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { labelOf, lookupLabels } from '../labels.js';
@@ -68,6 +69,9 @@ export function compareVersionsDesc(a: string, b: string): number {
   return pb[3].localeCompare(pa[3], 'en', { numeric: true });
 }
 
+const NETWORK: DataSetGate = { job: 'network' };
+const NODES: DataSetGate = { job: 'nodes', command: 'pnpm ingest nodes --seed URL' };
+
 /** The newest snapshot of one kind of rippled answer. */
 async function latestSnapshot(engine: Engine, kind: 'fee' | 'server_info'): Promise<Json> {
   const found = await engine.search<{ payload: Json }>('network', {
@@ -76,12 +80,10 @@ async function latestSnapshot(engine: Engine, kind: 'fee' | 'server_info'): Prom
     size: 1,
   });
   const payload = found.hits.hits[0]?._source?.payload;
-  if (payload === undefined) throw new DataNotReadyError(`/network/${kind} (computed by \`pnpm ingest network\`)`);
+  // The network job ran, but took no snapshot of this kind yet.
+  if (payload === undefined) throw dataNotReady(NETWORK, `/network/${kind}`);
   return payload;
 }
-
-const NETWORK = { job: 'network' };
-const NODES = { job: 'nodes', command: 'pnpm ingest nodes --seed URL' };
 
 export function dataSetRoutes(engine: Engine): AnyRoute[] {
   return [

@@ -20,6 +20,11 @@ export const ERROR_BODY_SCHEMA: Json = {
   },
 };
 
+/** An OpenAPI response answered with the shared error body (components.schemas.ErrorBody). */
+export function errorResponse(description: string): Json {
+  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+}
+
 /** OpenAPI parameter objects for each property of a path or query schema (path ones are required). */
 export function openApiParameters(where: 'path' | 'query', object: TObject): Json[] {
   const required = new Set((object.required as string[] | undefined) ?? []);
