@@ -1,6 +1,6 @@
 import { DataNotReadyError } from '@xle/core';
-import type { JobStatus } from '@xle/ingester';
 import type { Engine } from './engine.js';
+import type { JobStatus } from '@xle/documents';
 
 /**
  * The job behind a route's data set. Until that job has completed once, the route answers 503

@@ -2,9 +2,9 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import Type, { type Static, type TObject, type TSchema } from 'typebox';
 import { compileValidator } from '@xle/core';
-import type { JobStatus } from '@xle/ingester';
 import { requireDataSet, type DataSetGate } from './data-set-gate.js';
 import type { Engine } from './engine.js';
+import type { JobStatus } from '@xle/documents';
 
 /**
  * One route, declared once: its schemas validate requests at the edge (defaults and string to

@@ -10,7 +10,7 @@ import {
   loadConfig,
   namingOf,
 } from '@xle/core';
-import type { LedgerInput } from './input/normalize-ledger.js';
+import type { LedgerInput } from '@xle/documents';
 import { snapshotNetwork } from './jobs/network.js';
 import { crawlNodes } from './jobs/nodes.js';
 import { isJobName, JOB_NAMES, runJob, type JobName, type TokensJobOptions } from './jobs/run.js';

@@ -1,5 +1,5 @@
 import type { Client, IndexNaming, Logger } from '@xle/core';
-import type { LedgerInput } from './input/normalize-ledger.js';
+import type { LedgerInput } from '@xle/documents';
 import { BulkSink } from './sink/bulk-sink.js';
 import { CheckpointStore, type Checkpoint } from './sink/checkpoint.js';
 

@@ -23,7 +23,8 @@ import {
   namingOf,
   applyTemplates,
 } from '@xle/core';
-import { ingestLedgers, listLedgerFiles, normalizeLedger } from '@xle/ingester';
+import { ingestLedgers, listLedgerFiles } from '@xle/ingester';
+import { normalizeLedger } from '@xle/documents';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {

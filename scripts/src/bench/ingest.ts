@@ -36,12 +36,11 @@ import {
   CheckpointStore,
   deriveLedgers,
   listLedgerFiles,
-  normalizeLedger,
   runPipeline,
-  type LedgerInput,
   type WriteOp,
 } from '@xle/ingester';
 import { readFileSync } from 'node:fs';
+import { normalizeLedger, type LedgerInput } from '@xle/documents';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {

@@ -26,8 +26,9 @@ import {
   repoRoot,
   type IndexNaming,
 } from '@xle/core';
-import { BulkSink, listLedgerFiles, normalizeLedger } from '@xle/ingester';
+import { BulkSink, listLedgerFiles } from '@xle/ingester';
 import { EXPORT_PAGE_SIZE } from '@xle/search';
+import { normalizeLedger } from '@xle/documents';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {

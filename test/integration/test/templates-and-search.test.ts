@@ -1,7 +1,7 @@
 import t from 'tap';
 import { applyTemplates, deleteTemplatesAndIndices, indexName, INDEX_KINDS } from '@xle/core';
-import { transformTransaction } from '@xle/ingester';
 import { createTestIndices, readFixtureLedger } from '@xle/test-helpers';
+import { transformTransaction } from '@xle/documents';
 
 /**
  * The foundation's end-to-end check: per-run indices from the real templates on the real engine,

@@ -1,6 +1,5 @@
 import t from 'tap';
 import { signPaymentChannelClaim, Wallet, type ECDSA } from 'xrpl';
-import { entryFields } from '@xle/ingester';
 import {
   channelFromDoc,
   checkChannel,
@@ -10,6 +9,7 @@ import {
   type PaymentClaim,
 } from '../../src/index.js';
 import { rawPayChannel } from '../fixtures/payg.js';
+import { entryFields } from '@xle/documents';
 
 const SERVICE = Wallet.generate().classicAddress;
 

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { decodeCtid } from '@xle/ingester';
+import { decodeCtid } from '@xle/documents';
 
 /** A transaction by hash (64 hex) or by ctid (pure). */
 export function buildTxLookup(id: string): estypes.SearchRequest {

@@ -1,7 +1,6 @@
 import BigNumber from 'bignumber.js';
 import Type from 'typebox';
 import { BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
-import { decodeCurrency, rawEntry } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { labelOf, lookupLabels } from '../labels.js';
 import { buildLatestLedgersQuery } from '../queries/lookups.js';
@@ -10,6 +9,7 @@ import { AccountParam } from '../schemas/params.js';
 import { accountSettings, shapeAccount } from '../shapers/account.js';
 import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
 import { shapeTransactions } from './transactions.js';
+import { decodeCurrency, rawEntry } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 const AccountPath = Type.Object({ ACCOUNT: AccountParam });

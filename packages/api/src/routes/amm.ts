@@ -1,12 +1,12 @@
 import BigNumber from 'bignumber.js';
 import Type from 'typebox';
 import { NotFoundError } from '@xle/core';
-import { rawEntry, RIPPLE_EPOCH_OFFSET } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { buildLatestLedgersQuery } from '../queries/lookups.js';
 import { AccountParam, LimitOffset } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoParams, NoQuery, type AnyRoute } from '../route.js';
 import { trustLineOf } from './accounts.js';
+import { rawEntry, RIPPLE_EPOCH_OFFSET } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 

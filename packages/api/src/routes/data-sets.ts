@@ -1,11 +1,11 @@
 import Type from 'typebox';
 import { NotFoundError } from '@xle/core';
 import { dataNotReady, type DataSetGate } from '../data-set-gate.js';
-import { FACT_DESCRIPTIONS, type JobStatus } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { labelOf, lookupLabels } from '../labels.js';
 import { AccountParam, HashParam, PublicKeyParam } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoParams, NoQuery, type AnyRoute } from '../route.js';
+import { FACT_DESCRIPTIONS, type JobStatus } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 

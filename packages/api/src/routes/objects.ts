@@ -1,9 +1,9 @@
 import Type from 'typebox';
 import { NotFoundError } from '@xle/core';
-import { rawEntry } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { FIXED_OBJECT_IDS, ObjectIdParam, type FixedObjectName } from '../schemas/params.js';
 import { defineRoute, NoQuery, type AnyRoute } from '../route.js';
+import { rawEntry } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 

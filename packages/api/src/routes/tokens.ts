@@ -1,10 +1,10 @@
 import Type from 'typebox';
 import { NotFoundError } from '@xle/core';
-import { currencyHex } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { labelOf, lookupLabels, type Label } from '../labels.js';
 import { LimitOffset, TokenParam } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoQuery, type AnyRoute } from '../route.js';
+import { currencyHex } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 

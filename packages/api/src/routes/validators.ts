@@ -1,9 +1,9 @@
 import Type from 'typebox';
 import { NotFoundError } from '@xle/core';
-import { VALIDATORS_JOB } from '@xle/ingester';
 import type { Engine } from '../engine.js';
 import { PublicKeyParam } from '../schemas/params.js';
 import { AnyObject, defineRoute, NoParams, NoQuery, type AnyRoute } from '../route.js';
+import { VALIDATORS_JOB } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import Format from 'typebox/format';
 import { isValidClassicAddress } from 'xrpl';
-import { FIXED_SPACES } from '@xle/ingester';
+import { FIXED_SPACES } from '@xle/documents';
 
 /**
  * Path and query parameter formats, exactly as the spec's Input formats table says. Formats
@@ -37,7 +37,7 @@ export const LedgerIdParam = Type.String({
   description: `A ledger index (${LEDGER_INDEX_MIN} to ${LEDGER_INDEX_MAX}) or a 64-hex ledger hash.`,
 });
 
-export { FIXED_OBJECT_IDS, type FixedObjectName } from '@xle/ingester';
+export { FIXED_OBJECT_IDS, type FixedObjectName } from '@xle/documents';
 
 export const ObjectIdParam = Type.String({
   pattern: `^(?:[0-9A-Fa-f]{64}|${Object.keys(FIXED_SPACES).join('|')})$`,

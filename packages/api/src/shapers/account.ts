@@ -1,7 +1,7 @@
 import { LedgerEntry } from 'xrpl';
+import { rawEntry } from '@xle/documents';
 
 const { AccountRootFlags } = LedgerEntry;
-import { rawEntry } from '@xle/ingester';
 import { labelOf, type Labels } from '../labels.js';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { deriveAddress } from 'xrpl';
-import { AMOUNT_FIELDS, rawAmount, type AmountDoc } from '@xle/ingester';
 import { labelOf, type Labels } from '../labels.js';
+import { AMOUNT_FIELDS, rawAmount, type AmountDoc } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { normalizeLedger, transformTransaction, type LedgerInput } from '@xle/ingester';
 import { createTestIndices, readFixture } from '@xle/test-helpers';
 import { getJson, ingest, serve } from '../fixtures/serve.js';
+import { normalizeLedger, transformTransaction, type LedgerInput } from '@xle/documents';
 
 const FIRST = 11119607;
 const LAST = 11119627;

@@ -8,9 +8,9 @@ import {
   type Config,
   type DeepPartial,
 } from '@xle/core';
-import { normalizeLedger } from '@xle/ingester';
 import { listFixtureLedgers, readFixture, testConfig, type TestIndices } from '@xle/test-helpers';
 import { getJson, ingest, serve } from '../fixtures/serve.js';
+import { normalizeLedger } from '@xle/documents';
 
 // Mainnet and testnet side by side, as two processes would serve them from two addresses: the
 // same prefix, so only the network part of the index names keeps them apart. Different fixture

@@ -430,7 +430,7 @@ t.test('CORS and body caps', async (t) => {
 });
 
 t.test('NFTs: owned by an account, one NFT, a burned one, bad and unknown ids', async (t) => {
-  const { transformTransaction } = await import('@xle/ingester');
+  const { transformTransaction } = await import('@xle/documents');
   const { readTransactionFixtures } = await import('@xle/test-helpers');
   const { parseNFTokenID } = await import('xrpl');
   // Real mainnet burns from the single-transaction fixtures, indexed through the same transform.

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Json } from '../json.js';
-import type { LedgerInput } from './normalize-ledger.js';
+import type { Json, LedgerInput } from '@xle/documents';
 
 const hash256 = (...parts: string[]): string =>
   createHash('sha512').update(parts.join('|')).digest('hex').slice(0, 64).toUpperCase();

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client, IndexNaming } from '@xle/core';
-import { indexName, repoRoot } from '@xle/core';
-import { FIXED_OBJECT_IDS } from '../transform/fixed-objects.js';
-import { rippleTimeToIso } from '../transform/time.js';
+import { type Client, type IndexNaming, indexName, repoRoot } from '@xle/core';
+import { FIXED_OBJECT_IDS, rippleTimeToIso } from '@xle/documents';
 import { scanHits, type AsOf, type DataSetDocument } from './data-set.js';
 
 /** One entry of the bundled list (`packages/ingester/data/amendments.json`, `pnpm amendments:bundle`). */

@@ -1,32 +1,9 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Client, IndexKind, IndexNaming } from '@xle/core';
 import { indexName } from '@xle/core';
+import type { AsOf, DataSetDocument, JobStatus } from '@xle/documents';
 
-/** One document of a derived data set, with its deterministic id. */
-export interface DataSetDocument {
-  _id: string;
-  doc: Record<string, unknown>;
-}
-
-/** What a derived data set was computed from: the newest indexed ledger at the time. */
-export interface AsOf {
-  ledger_index: number;
-  /** ISO 8601 close time of that ledger. */
-  close_time: string;
-  /** XRP in existence after that ledger, in drops. */
-  total_coins: string;
-}
-
-export interface JobStatus {
-  kind: 'job';
-  job: string;
-  status: 'complete';
-  ledger_index: number;
-  documents: number;
-  removed: number;
-  updated_at: string;
-  detail?: Record<string, unknown>;
-}
+export type { AsOf, DataSetDocument, JobStatus };
 
 export interface ReplaceResult {
   written: number;

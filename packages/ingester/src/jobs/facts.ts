@@ -1,76 +1,13 @@
 import BigNumber from 'bignumber.js';
-import type { Client, IndexNaming } from '@xle/core';
-import { indexName } from '@xle/core';
-import { RIPPLE_EPOCH_OFFSET } from '../transform/time.js';
+import { type Client, type IndexNaming, indexName } from '@xle/core';
+import {
+  bracketName,
+  LISTED_OBJECT_TYPES,
+  RIPPLE_EPOCH_OFFSET,
+  XRP_BRACKETS,
+  type FactNamespace,
+} from '@xle/documents';
 import { scanHits, type AsOf, type DataSetDocument } from './data-set.js';
-
-export const FACT_NAMESPACES = ['AMM', 'ObjectCount', 'XRP'] as const;
-export type FactNamespace = (typeof FACT_NAMESPACES)[number];
-
-/**
- * Ledger object types the ObjectCount namespace always lists (the spec's table), with "0" when
- * none is indexed; any other type found is listed too.
- */
-export const LISTED_OBJECT_TYPES = [
-  'AccountRoot',
-  'DirectoryNode',
-  'Offer',
-  'NFTokenPage',
-  'RippleState',
-  'NFTokenOffer',
-  'SignerList',
-  'Ticket',
-  'LedgerHashes',
-  'Escrow',
-  'PayChannel',
-  'Check',
-  'DepositPreauth',
-  'NegativeUNL',
-  'FeeSettings',
-  'Amendments',
-] as const;
-
-/** XRP balance brackets, in XRP: [from, to). The last one is open-ended. */
-export const XRP_BRACKETS = [0, 20, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000] as const;
-
-const bracketName = (i: number): string => {
-  const from = XRP_BRACKETS[i] ?? 0;
-  const to = XRP_BRACKETS[i + 1];
-  return to === undefined ? `${from}_plus` : `${from}_${to}`;
-};
-
-/** Every fact name of the AMM and XRP namespaces, with its meaning (the README and OpenAPI show them). */
-export const FACT_DESCRIPTIONS: Record<'AMM' | 'XRP', Record<string, string>> = {
-  XRP: {
-    total_supply: 'XRP in existence: total_coins of the newest indexed ledger.',
-    destroyed: 'XRP destroyed by fees since the genesis ledger (100,000,000,000 minus total_supply).',
-    accounts: 'Accounts (AccountRoot entries) in the indexed state.',
-    in_accounts: 'Sum of those accounts’ balances, in XRP.',
-    in_escrow: 'XRP locked in Escrow entries.',
-    in_paychannels: 'XRP left in payment channels (Amount minus Balance of each PayChannel).',
-    ...Object.fromEntries(
-      XRP_BRACKETS.flatMap((_, i) => [
-        [`accounts_${bracketName(i)}`, `Accounts holding ${describeBracket(i)}.`],
-        [`balance_${bracketName(i)}`, `XRP held by the accounts holding ${describeBracket(i)}.`],
-      ]),
-    ),
-  },
-  AMM: {
-    pools: 'AMM pools (AMM entries) in the indexed state.',
-    pools_xrp: 'Pools with XRP as one of their two assets.',
-    xrp_locked: 'XRP held by AMM accounts, in XRP.',
-    trading_fee_avg: 'Mean trading fee of the pools, in units of 1/100,000 (1000 = 1 %).',
-    auction_slots_active: 'Pools whose auction slot is held and not expired at the newest indexed ledger.',
-  },
-};
-
-function describeBracket(i: number): string {
-  const from = XRP_BRACKETS[i] ?? 0;
-  const to = XRP_BRACKETS[i + 1];
-  return to === undefined
-    ? `${from.toLocaleString('en')} XRP or more`
-    : `${from.toLocaleString('en')} to under ${to.toLocaleString('en')} XRP`;
-}
 
 /** What the facts job reads from the engine (all of it aggregations over the indexed state). */
 export interface FactInputs {

@@ -1,21 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Client, IndexNaming } from '@xle/core';
 import { indexName } from '@xle/core';
+import { AMM_TRANSACTION_TYPES, type MetricId } from '@xle/documents';
 import { compositeBuckets, type AsOf, type CompositePage, type DataSetDocument } from './data-set.js';
-
-export const METRIC_IDS = ['metric', 'type', 'result', 'amm'] as const;
-export type MetricId = (typeof METRIC_IDS)[number];
-
-/** Transaction types counted by the `amm` metric (XLS-30 and its clawback). */
-export const AMM_TRANSACTION_TYPES = [
-  'AMMCreate',
-  'AMMDeposit',
-  'AMMWithdraw',
-  'AMMVote',
-  'AMMBid',
-  'AMMDelete',
-  'AMMClawback',
-] as const;
 
 /** Per-day counts read from the engine; `day` is `YYYY-MM-DD` (UTC). */
 export interface DailyInputs {

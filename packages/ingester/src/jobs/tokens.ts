@@ -1,12 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import BigNumber from 'bignumber.js';
 import { hashes } from 'xrpl';
-import type { Client, IndexNaming, Logger } from '@xle/core';
-import { ConfigError, indexName } from '@xle/core';
-import { decodeCurrency } from '../transform/currency.js';
-import { rippleTimeToIso } from '../transform/time.js';
-import { trustLineSides, tokenId } from '../transform/tokens.js';
-import { isRecord, type Json } from '../json.js';
+import { type Client, type IndexNaming, type Logger, ConfigError, indexName } from '@xle/core';
+import { decodeCurrency, rippleTimeToIso, trustLineSides, tokenId, isRecord, type Json } from '@xle/documents';
 import {
   compositeBuckets,
   scanHits,

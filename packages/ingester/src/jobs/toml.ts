@@ -5,8 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { currencyHex } from '../transform/tokens.js';
-import { isRecord, type Json } from '../json.js';
+import { currencyHex, isRecord, type Json } from '@xle/documents';
 
 /**
  * XLS-26 `xrp-ledger.toml` files of token issuers' domains

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isRecord, type Json } from '../json.js';
+import { isRecord, type Json } from '@xle/documents';
 import { readRecordsFile, validateAccountRecords, type RecordProblem } from '../records/account-records.js';
 
 /** A label of a well-known account, as the names index stores it. */

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { isValidClassicAddress } from 'xrpl';
-import { isRecord, type Json } from '../json.js';
+import { isRecord, type Json } from '@xle/documents';
 
 /** One problem of an imported file: 1-based record number, field ('' for the whole record), message. */
 export interface RecordProblem {

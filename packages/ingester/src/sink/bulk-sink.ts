@@ -1,11 +1,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Client, IndexNaming, Logger } from '@xle/core';
-import { indexName } from '@xle/core';
-import type { LedgerInput } from '../input/normalize-ledger.js';
-import { transformLedger } from '../transform/ledger.js';
-import { stateChanges, type AccountActivation } from '../transform/state.js';
-import { transformTransaction } from '../transform/transaction.js';
-import type { Json } from '../json.js';
+import { type Client, type IndexNaming, type Logger, indexName } from '@xle/core';
+import {
+  type LedgerInput,
+  transformLedger,
+  stateChanges,
+  type AccountActivation,
+  transformTransaction,
+  type Json,
+} from '@xle/documents';
 
 /**
  * Longest stretch, in milliseconds, that building a batch keeps the event loop to itself. Building

@@ -1,7 +1,7 @@
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { normalizeLedger, type LedgerInput } from '../input/normalize-ledger.js';
+import { normalizeLedger, type LedgerInput } from '@xle/documents';
 
 export interface FileLedger {
   file: string;

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, type LedgerStream } from 'xrpl';
 import type { Logger } from '@xle/core';
-import { parseStatePage, type StatePage } from '../state/snapshot.js';
-import { normalizeLedger, type LedgerInput } from '../input/normalize-ledger.js';
+import { normalizeLedger, parseStatePage, type LedgerInput, type StatePage } from '@xle/documents';
 
 export interface RippledSourceOptions {
   url: string;

@@ -1,6 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Client, IndexNaming, Logger } from '@xle/core';
-import { DataNotReadyError, indexName } from '@xle/core';
+import { type Client, type IndexNaming, type Logger, DataNotReadyError, indexName } from '@xle/core';
 import {
   compositeBuckets,
   readAsOf,
@@ -12,7 +11,7 @@ import {
   type DataSetDocument,
   type JobStatus,
 } from '../jobs/data-set.js';
-import { isoToRippleTime } from '../transform/time.js';
+import { isoToRippleTime, VALIDATORS_JOB } from '@xle/documents';
 import {
   agreementOf,
   dayStart,
@@ -27,9 +26,6 @@ import {
 import type { Manifest } from './manifest.js';
 import type { VerifiedValidatorList } from './validator-list.js';
 import { decodeServerVersion, type ValidationDoc } from './validations.js';
-
-/** The job's name: its run record, `pnpm ingest validators`, and the routes' data set. */
-export const VALIDATORS_JOB = 'validators';
 
 /** A verified list and the name its members show in `unl` (the publisher site, e.g. vl.ripple.com). */
 export interface UnlSource {

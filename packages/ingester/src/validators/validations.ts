@@ -1,6 +1,6 @@
 import { decode, encode } from 'ripple-binary-codec';
 import { verify } from 'ripple-keypairs';
-import { rippleTimeToIso } from '../transform/time.js';
+import { rippleTimeToIso } from '@xle/documents';
 import { nodePublicKey } from './manifest.js';
 
 /** rippled HashPrefix::validation, "VAL\0": the prefix of the bytes a validation signs. */

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { BadRequestError } from '@xle/core';
 import { verify } from 'ripple-keypairs';
-import { rippleTimeToIso } from '../transform/time.js';
+import { rippleTimeToIso } from '@xle/documents';
 import { decodeManifest, ManifestError, nodePublicKey, nodePublicKeyHex, type DecodedManifest } from './manifest.js';
 
 /**

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { createLogger, indexName, repoRoot, type IndexKind } from '@xle/core';
-import { BulkSink, CheckpointStore, normalizeLedger, runPipeline, type LedgerInput } from '../../src/index.js';
+import { BulkSink, CheckpointStore, runPipeline } from '../../src/index.js';
 import { createTestIndices, indexContent, listFixtureLedgers, readFixture, type TestIndices } from '@xle/test-helpers';
+import { normalizeLedger, type LedgerInput } from '@xle/documents';
 
 const KINDS: IndexKind[] = ['ledgers', 'transactions', 'objects', 'accounts'];
 const ledgers: LedgerInput[] = listFixtureLedgers().map((file) => normalizeLedger(readFixture(file)));

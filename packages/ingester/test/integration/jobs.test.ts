@@ -2,15 +2,12 @@ import BigNumber from 'bignumber.js';
 import t from 'tap';
 import { createLogger, indexName, type IndexKind } from '@xle/core';
 import {
-  AMM_TRANSACTION_TYPES,
   DEFAULT_SCORE_CONFIG,
   directoryTomlSource,
   ingestLedgers,
   JOB_NAMES,
-  normalizeLedger,
   readJobRun,
   runJob,
-  XRP_BRACKETS,
   type JobName,
 } from '../../src/index.js';
 import {
@@ -24,6 +21,7 @@ import {
   readFixture,
   type TestIndices,
 } from '@xle/test-helpers';
+import { AMM_TRANSACTION_TYPES, normalizeLedger, XRP_BRACKETS } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 const logger = createLogger('jobs-test', 'silent');

@@ -1,16 +1,8 @@
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
-import {
-  BulkSink,
-  CheckpointStore,
-  normalizeLedger,
-  RippledSource,
-  runPipeline,
-  SourceError,
-  transformLedger,
-  type LedgerInput,
-} from '../../src/index.js';
+import { BulkSink, CheckpointStore, RippledSource, runPipeline, SourceError } from '../../src/index.js';
 import { createTestIndices, indexContent, readFixture, ReplayRippled } from '@xle/test-helpers';
+import { normalizeLedger, transformLedger, type LedgerInput } from '@xle/documents';
 
 const logger = createLogger('rippled-source-test', 'silent');
 const FIRST = 11119607;

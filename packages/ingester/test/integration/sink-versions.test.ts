@@ -1,14 +1,8 @@
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
-import {
-  BulkSink,
-  changeVersion,
-  CheckpointStore,
-  runPipeline,
-  type LedgerInput,
-  type WriteOp,
-} from '../../src/index.js';
+import { BulkSink, CheckpointStore, runPipeline, type WriteOp } from '../../src/index.js';
 import { createTestIndices, readAllDocuments } from '@xle/test-helpers';
+import { changeVersion, type LedgerInput } from '@xle/documents';
 
 const logger = createLogger('sink-test', 'silent');
 const ACCOUNT = 'rN7n7otQDd6FczFgLdSqtcsAUxDkw6fzRH';

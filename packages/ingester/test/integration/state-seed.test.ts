@@ -2,18 +2,7 @@ import BigNumber from 'bignumber.js';
 import t from 'tap';
 import { encode } from 'xrpl';
 import { createLogger, indexName } from '@xle/core';
-import {
-  changeVersion,
-  ingestLedgers,
-  normalizeLedger,
-  parseStatePage,
-  rawEntry,
-  RippledSource,
-  seedState,
-  SNAPSHOT_TX_INDEX,
-  snapshotOps,
-  type StatePage,
-} from '../../src/index.js';
+import { ingestLedgers, RippledSource, seedState, SNAPSHOT_TX_INDEX, snapshotOps } from '../../src/index.js';
 import {
   createTestIndices,
   indexContent,
@@ -22,6 +11,7 @@ import {
   ReplayRippled,
   type TestIndices,
 } from '@xle/test-helpers';
+import { changeVersion, normalizeLedger, parseStatePage, rawEntry, type StatePage } from '@xle/documents';
 
 type Json = Record<string, unknown>;
 const logger = createLogger('state-test', 'silent');

@@ -6,7 +6,6 @@ import {
   ingestLedgers,
   loadValidatorList,
   manifestFromStream,
-  normalizeLedger,
   parseValidation,
   readJobRun,
   runValidatorsJob,
@@ -30,6 +29,7 @@ import {
   type TestIndices,
   type TestValidator,
 } from '@xle/test-helpers';
+import { normalizeLedger } from '@xle/documents';
 
 const logger = createLogger('validators-job-test', 'silent');
 const LIST_FILE = join(fixturesDir, 'validators/xrpl-dev-portal/vl.json');

@@ -3,12 +3,12 @@ import t from 'tap';
 import {
   buildAmendmentDocs,
   loadKnownAmendments,
-  transformTransaction,
   type AmendmentDoc,
   type AmendmentsEntry,
   type EnableAmendmentTx,
 } from '../../src/index.js';
 import { readTransactionFixtures } from '@xle/test-helpers';
+import { transformTransaction } from '@xle/documents';
 
 const asOf = { ledger_index: 94084608, close_time: '2025-02-12T00:16:10.000Z', total_coins: '99986441776131104' };
 const known = loadKnownAmendments();

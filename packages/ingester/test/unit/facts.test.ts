@@ -1,11 +1,6 @@
 import t from 'tap';
-import {
-  buildFactDocs,
-  FACT_DESCRIPTIONS,
-  LISTED_OBJECT_TYPES,
-  XRP_BRACKETS,
-  type FactInputs,
-} from '../../src/index.js';
+import { buildFactDocs, type FactInputs } from '../../src/index.js';
+import { FACT_DESCRIPTIONS, LISTED_OBJECT_TYPES, XRP_BRACKETS } from '@xle/documents';
 
 const asOf = { ledger_index: 94084608, close_time: '2025-02-12T00:16:10.000Z', total_coins: '99986441776131104' };
 const inputs: FactInputs = {

@@ -5,7 +5,6 @@ import {
   dayOf,
   dayStart,
   groupLedgers,
-  isoToRippleTime,
   parseValidation,
   periodsOf,
   verifyValidatorList,
@@ -16,6 +15,7 @@ import {
   type ValidatorInputs,
 } from '../../src/index.js';
 import { createTestValidator, signValidation, signValidatorList } from '@xle/test-helpers';
+import { isoToRippleTime } from '@xle/documents';
 
 const END = isoToRippleTime('2025-02-12T12:00:00.000Z');
 /** A ledger every 4 s for the 30 days before END, plus a few more days before that. */

@@ -2,7 +2,7 @@ import { dropsToXrpString, normalizeAmount, rawAmount, type AmountDoc } from './
 import { AMOUNT_FIELDS } from './amount-fields.js';
 import { trustLineFields } from './tokens.js';
 import { addDecodedTwins } from './twins.js';
-import { isRecord, type Json } from '../json.js';
+import { isRecord, type Json } from './json.js';
 
 /**
  * Order of a change: ledger index, then transaction index. Used as the engine's external version,

@@ -1,6 +1,6 @@
 import BigNumber from 'bignumber.js';
 import { isLpTokenCode } from './currency.js';
-import { isRecord, type Json } from '../json.js';
+import { isRecord, type Json } from './json.js';
 
 /**
  * Issued tokens as the tokens data set keys them: `<currency_hex>.<issuer>`, the currency always

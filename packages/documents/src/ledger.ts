@@ -1,4 +1,4 @@
-import type { LedgerInput } from '../input/normalize-ledger.js';
+import type { LedgerInput } from './ledger-input.js';
 import { rippleTimeToIso } from './time.js';
 
 /** The ledgers-index document: the header as rippled gives it plus derived fields. */

@@ -5,7 +5,7 @@ import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
 import { exchangesOf, tokensTouched } from './tokens.js';
 import { addDecodedTwins } from './twins.js';
-import { isRecord, type Json } from '../json.js';
+import { isRecord, type Json } from './json.js';
 
 const META_AMOUNT_FIELDS = ['delivered_amount', 'DeliveredAmount'] as const;
 const MEMO_FIELDS = ['MemoType', 'MemoData', 'MemoFormat'] as const;

@@ -1,6 +1,6 @@
 import { decode, hashes } from 'xrpl';
-import { RIPPLE_EPOCH_OFFSET } from '../transform/time.js';
-import { isRecord, type Json } from '../json.js';
+import { parseRippledTimeText, RIPPLE_EPOCH_OFFSET } from './time.js';
+import { isRecord, type Json } from './json.js';
 
 /** One validated ledger in the single shape every transform reads, whatever its source. */
 export interface LedgerInput {
@@ -38,25 +38,13 @@ function optionalInt(value: unknown, field: string): number | undefined {
   return value === undefined || value === null ? undefined : toInt(value, field);
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** rippled's `close_time_human` ("2016-Jun-21 06:26:32[.000000000 UTC]") in Unix seconds. */
-function parseHumanTime(human: unknown): number | undefined {
-  if (typeof human !== 'string') return undefined;
-  const m = /^(\d{4})-([A-Za-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2})/.exec(human);
-  if (m === null) return undefined;
-  const month = MONTHS.indexOf(m[2] ?? '');
-  if (month < 0) return undefined;
-  return Date.UTC(Number(m[1]), month, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])) / 1000;
-}
-
 /**
  * Close time in XRPL-epoch seconds. rippled writes XRPL-epoch seconds; Ripple's Data API v2 wrote
  * Unix seconds. The human form, when present, decides which one a number is.
  */
 function closeTimeOf(header: Json, dataApi: boolean): number {
   const raw = toInt(header.close_time, 'close_time');
-  const human = parseHumanTime(header.close_time_human);
+  const human = parseRippledTimeText(header.close_time_human);
   if (human !== undefined) {
     if (raw + RIPPLE_EPOCH_OFFSET === human) return raw;
     if (raw === human) return raw - RIPPLE_EPOCH_OFFSET;

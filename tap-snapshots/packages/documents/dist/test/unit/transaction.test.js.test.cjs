@@ -5,7 +5,7 @@
  * Make sure to inspect the output below.  Do not ignore changes!
  */
 'use strict'
-exports[`packages/ingester/dist/test/unit/transaction.test.js > TAP > an issued-currency payment from mainnet ledger 83258110 > transaction document 1`] = `
+exports[`packages/documents/dist/test/unit/transaction.test.js > TAP > an issued-currency payment from mainnet ledger 83258110 > transaction document 1`] = `
 Object {
   "_accounts": Array [
     "rJNV9i4Q6zvRhpE2zjxgkvff3eGHQohZht",

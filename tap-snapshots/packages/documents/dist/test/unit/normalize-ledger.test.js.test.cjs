@@ -5,7 +5,7 @@
  * Make sure to inspect the output below.  Do not ignore changes!
  */
 'use strict'
-exports[`packages/ingester/dist/test/unit/normalize-ledger.test.js > TAP > the ledger document > ledger document 1`] = `
+exports[`packages/documents/dist/test/unit/normalize-ledger.test.js > TAP > the ledger document > ledger document 1`] = `
 Object {
   "_total_coins": 99988344659927000,
   "account_hash": "E08CF5C141F662249E3DA1571D4D4FF3B59A15A2402E672F8EB294B53DCA2DF7",

@@ -5,7 +5,7 @@
  * Make sure to inspect the output below.  Do not ignore changes!
  */
 'use strict'
-exports[`packages/ingester/dist/test/unit/state.test.js > TAP > a payment that creates an account gives an object and an activation > account change with activation 1`] = `
+exports[`packages/documents/dist/test/unit/state.test.js > TAP > a payment that creates an account gives an object and an activation > account change with activation 1`] = `
 Object {
   "activation": Object {
     "_initial_balance": 1000,
@@ -85,7 +85,7 @@ Object {
 }
 `
 
-exports[`packages/ingester/dist/test/unit/state.test.js > TAP > a payment that creates an account gives an object and an activation > ledger object change 1`] = `
+exports[`packages/documents/dist/test/unit/state.test.js > TAP > a payment that creates an account gives an object and an activation > ledger object change 1`] = `
 Object {
   "doc": Object {
     "_accounts": Array [

@@ -1,0 +1,69 @@
+// The XRPL document model: what a transaction, ledger, account and ledger-object document is,
+// built from rippled JSON by pure transforms, and the helpers both the writer (ingester) and the
+// readers (api, search, access) need. Nothing here does I/O or knows the engine.
+export { type Json, isRecord } from './json.js';
+export {
+  type AmountDoc,
+  type RawAmount,
+  dropsToXrpString,
+  normalizeAmount,
+  rawAmount,
+  xrpStringToDrops,
+} from './amount.js';
+export { AMOUNT_FIELDS, loadAmountFields } from './amount-fields.js';
+export { auctionTimeInterval } from './amm.js';
+export { type CtidParts, decodeCtid, encodeCtid, isCtid } from './ctid.js';
+export { decodeCurrency, isLpTokenCode, LP_TOKEN_CURRENCY } from './currency.js';
+export {
+  type AsOf,
+  type DataSetDocument,
+  type FactNamespace,
+  type JobStatus,
+  type MetricId,
+  AMM_TRANSACTION_TYPES,
+  bracketName,
+  FACT_DESCRIPTIONS,
+  FACT_NAMESPACES,
+  LISTED_OBJECT_TYPES,
+  METRIC_IDS,
+  VALIDATORS_JOB,
+  XRP_BRACKETS,
+} from './data-sets.js';
+export { type FixedObjectName, FIXED_OBJECT_IDS, FIXED_SPACES } from './fixed-objects.js';
+export { decodeHexText } from './hex.js';
+export { type LedgerInput, LedgerShapeError, normalizeLedger } from './ledger-input.js';
+export { type LedgerDoc, transformLedger } from './ledger.js';
+export { pageOwner, parseNftFlags } from './nft.js';
+export { type StatePage, parseStatePage, stateEntry } from './state-page.js';
+export {
+  type AccountActivation,
+  type AccountChange,
+  type ObjectDoc,
+  type StateChange,
+  accountDocument,
+  changeVersion,
+  entryFields,
+  objectDocument,
+  rawEntry,
+  stateChanges,
+} from './state.js';
+export {
+  isoToRippleTime,
+  parseRippledTimeText,
+  RIPPLE_EPOCH_OFFSET,
+  rippledTimeText,
+  rippleTimeToIso,
+} from './time.js';
+export {
+  type ExchangeSide,
+  type TrustLineSide,
+  currencyHex,
+  exchangesOf,
+  tokenId,
+  tokensTouched,
+  trustLineFields,
+  trustLineSides,
+} from './tokens.js';
+export { type TransactionContext, type TransactionDoc, affectedAccounts, transformTransaction } from './transaction.js';
+export { type TrustLine, obligationsOf, trustLineOf } from './trust-lines.js';
+export { addDecodedTwins } from './twins.js';
