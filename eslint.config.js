@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { architectureConfigs } from './lint/architecture.js';
 
 export default tseslint.config(
   {
@@ -36,4 +37,5 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  ...architectureConfigs(),
 );

@@ -22,16 +22,17 @@ export function loadDefinitions(): Definitions {
 }
 
 /** The normalised amount object written by the ingester for every amount-like field. */
+/** Keyword mappings of the named fields. */
+const keywords = (...names: string[]): Record<string, Mapping> =>
+  Object.fromEntries(names.map((name) => [name, { type: 'keyword' }]));
+
 export const AMOUNT_OBJECT: Mapping = {
   type: 'object',
   dynamic: false,
   properties: {
     value: { type: 'keyword' },
     _value: { type: 'double' },
-    currency: { type: 'keyword' },
-    _currency: { type: 'keyword' },
-    issuer: { type: 'keyword' },
-    mpt_issuance_id: { type: 'keyword' },
+    ...keywords('currency', '_currency', 'issuer', 'mpt_issuance_id'),
     native: { type: 'boolean' },
   },
 };
@@ -72,15 +73,7 @@ function leafMapping(type: string): Mapping | undefined {
     case 'Blob':
       return { type: 'keyword', ignore_above: 8191 };
     case 'PathSet':
-      return {
-        type: 'object',
-        dynamic: false,
-        properties: {
-          account: { type: 'keyword' },
-          currency: { type: 'keyword' },
-          issuer: { type: 'keyword' },
-        },
-      };
+      return { type: 'object', dynamic: false, properties: keywords('account', 'currency', 'issuer') };
     // Nested objects and arrays have open-ended contents: one flattened field each, searchable
     // by `Field.Inner.Key`, which can never add mappings however their contents change.
     case 'STObject':

@@ -1,80 +1,54 @@
-import Koa from 'koa';
+import type Koa from 'koa';
 import Router from '@koa/router';
 import { paymentClaims, planLimits, SEARCH_PATHS, UNMETERED_PATHS } from '@xle/access';
 import {
-  AppError,
-  errorHandler,
-  ErrorCode,
+  buildOpenApi,
+  createHttpApp,
+  mountRoutes,
   namingOf,
-  requestContext,
-  type Client,
+  type AnyRoute,
+  type AppDeps,
   type Config,
-  type Logger,
 } from '@xle/core';
-import { createSearchRouter, searchOpenApiPaths } from '@xle/search';
-import { Engine } from './engine.js';
+import { createSearchRouter } from '@xle/search';
+import { requireDataSet } from './data-set-gate.js';
 import { renderDocsPage } from './docs-page.js';
-import { buildOpenApi } from './openapi.js';
-import { mountRoute, type AnyRoute } from './route.js';
+import { Engine } from './engine.js';
 import { accountRoutes } from './routes/accounts.js';
-import { ammRoutes } from './routes/amm.js';
 import { dataSetRoutes } from './routes/data-sets.js';
-import { nameRoutes } from './routes/names.js';
-import { nftRoutes } from './routes/nfts.js';
 import { objectRoutes } from './routes/objects.js';
-import { tokenRoutes } from './routes/tokens.js';
 import { pingRoutes } from './routes/ping.js';
+import { tokenRoutes } from './routes/tokens.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { validatorRoutes } from './routes/validators.js';
-
-export interface AppDeps {
-  config: Config;
-  client: Client;
-  logger: Logger;
-}
 
 /** GET-only API: any request body beyond this is refused before it is read. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export function apiRoutes(engine: Engine): AnyRoute[] {
+/** What every REST route may answer besides 200, by status. */
+const REST_ERRORS: Readonly<Record<string, string>> = {
+  '400': 'Bad input: INVALID_PARAMETER or UNKNOWN_PARAMETER, with the offending parameter in details',
+  '404': 'NOT_FOUND: the resource is not in the indexed ledgers',
+  '503': 'ENGINE_UNAVAILABLE (with Retry-After) or DATA_NOT_READY',
+  '504': 'ENGINE_TIMEOUT',
+};
+
+/** Every REST route of the spec, as declared route tables. */
+export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
   return [
+    ...pingRoutes(engine, config.es.pingTimeoutMs),
     ...accountRoutes(engine),
-    ...nftRoutes(engine),
-    ...ammRoutes(engine),
+    ...objectRoutes(engine),
     ...dataSetRoutes(engine),
     ...transactionRoutes(engine),
-    ...objectRoutes(engine),
-    ...nameRoutes(engine),
     ...validatorRoutes(engine),
     ...tokenRoutes(engine),
   ];
 }
 
-/** Builds the REST API; no I/O happens until a request arrives. */
+/** Builds the REST API (and the search API beside it unless `search.mount` is off); no I/O until a request arrives. */
 export function createApp({ config, client, logger }: AppDeps): Koa {
-  const app = new Koa({ proxy: false });
-  // Errors are answered by errorHandler; Koa's default stderr printing would duplicate them.
-  app.silent = true;
-  app.use(requestContext(logger));
-  app.use(errorHandler(logger));
-  app.use(async (ctx, next) => {
-    ctx.set('Access-Control-Allow-Origin', '*');
-    ctx.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Cursor');
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
-      ctx.set(
-        'Access-Control-Allow-Headers',
-        'Content-Type, Accept, X-Request-Id, Authorization, X-API-Key, Payment-Claim',
-      );
-      ctx.set('Access-Control-Max-Age', '86400');
-      ctx.status = 204;
-      return;
-    }
-    if (Number(ctx.get('Content-Length') || 0) > MAX_BODY_BYTES) {
-      throw new AppError(413, ErrorCode.PayloadTooLarge, `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
-    }
-    await next();
-  });
+  const app = createHttpApp({ logger, maxBodyBytes: MAX_BODY_BYTES });
   // Access plans (issue 8): API keys, daily quotas and per-second bursts; see @xle/access.
   if (config.access.mode === 'plans') app.use(planLimits({ config, client, logger }));
   // Pay as you go (issue 8): every request pays with a verified Payment-Claim; see @xle/access payg.
@@ -90,25 +64,26 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
     );
 
   const engine = new Engine(client, namingOf(config));
-  const routes = apiRoutes(engine);
+  const routes = apiRoutes(engine, config);
   const openapi = buildOpenApi(routes, {
-    title: 'XRPL Ledger Explorer API',
-    version: '1.0.0',
-    description: `Read-only REST API over the XRP Ledger (${config.network}), answered from Elasticsearch.`,
+    info: {
+      title: 'XRPL Ledger Explorer API',
+      version: '1.0.0',
+      description: `Read-only REST API over the XRP Ledger (${config.network}), answered from Elasticsearch.`,
+    },
+    prefix: '/api/v1',
+    errors: REST_ERRORS,
   });
-  // Search mounted beside the REST API: its routes are part of this address's description too.
-  if (config.search.mount) Object.assign(openapi.paths as object, searchOpenApiPaths());
-  const docsPage = renderDocsPage(openapi);
-
   if (config.search.mount) {
     const search = createSearchRouter({ config, client, logger });
-    app.use(search.routes());
-    app.use(search.allowedMethods({ throw: true }));
+    // Search mounted beside the REST API: its routes are part of this address's description too.
+    Object.assign(openapi.paths as object, search.openApiPaths);
+    app.use(search.router.routes());
+    app.use(search.router.allowedMethods({ throw: true }));
   }
+  const docsPage = renderDocsPage(openapi);
   const api = new Router({ prefix: '/api/v1' });
-  const ping = pingRoutes(client, config.es.pingTimeoutMs);
-  api.use(ping.routes(), ping.allowedMethods({ throw: true }));
-  for (const route of routes) mountRoute(api, route, engine);
+  mountRoutes(api, routes, { requireDataSet: (gate, path) => requireDataSet(engine, gate, path) });
   api.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });

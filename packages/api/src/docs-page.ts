@@ -1,4 +1,4 @@
-type Json = Record<string, unknown>;
+import type { OpenApiObject as Json } from '@xle/core';
 
 const escape = (text: unknown): string =>
   String(text ?? '').replace(

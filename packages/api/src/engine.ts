@@ -1,8 +1,16 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { indexName, type Client, type IndexKind, type IndexNaming } from '@xle/core';
+import { indexName, TtlCache, type Client, type IndexKind, type IndexNaming } from '@xle/core';
 
-/** The one module of the API that talks to the search engine. */
+/** Documents kept per cached index (the oldest go first). */
+const CACHE_ENTRIES = 50_000;
+
+/**
+ * The one module of the API that talks to the search engine: lookups by id, searches, the
+ * readiness probe, and the process's caches of engine answers (one facility, `TtlCache`).
+ */
 export class Engine {
+  private readonly caches = new Map<string, TtlCache<string, unknown>>();
+
   constructor(
     private readonly client: Client,
     private readonly naming: IndexNaming,
@@ -29,5 +37,52 @@ export class Engine {
 
   async search<T>(kind: IndexKind, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
     return this.client.search<T>({ ...body, index: this.index(kind) });
+  }
+
+  /**
+   * Documents by id, answered from this process's cache while younger than `ttlMs`: one batched
+   * lookup of the ids not cached. With `cacheMisses`, an id found missing is not asked again
+   * within that time either.
+   */
+  async mgetCached<T>(
+    kind: IndexKind,
+    ids: Iterable<string>,
+    ttlMs: number,
+    { cacheMisses = true }: { cacheMisses?: boolean } = {},
+  ): Promise<Map<string, T>> {
+    const cache = this.cache(`documents:${kind}`, ttlMs);
+    const all = await cache.getOrLoadMany(
+      ids,
+      (missing) => this.mget<unknown>(kind, missing),
+      cacheMisses ? null : undefined,
+    );
+    const found = new Map<string, T>();
+    for (const [id, doc] of all) if (doc !== null) found.set(id, doc as T);
+    return found;
+  }
+
+  /** What `load` answers, kept under `key` for `ttlMs` (for values every request needs, such as the newest ledger). */
+  remember<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    return this.cache(`value:${key}`, ttlMs).getOrLoad(key, load) as Promise<T>;
+  }
+
+  private cache(name: string, ttlMs: number): TtlCache<string, unknown> {
+    let cache = this.caches.get(name);
+    if (cache === undefined) {
+      cache = new TtlCache({ ttlMs, maxEntries: CACHE_ENTRIES });
+      this.caches.set(name, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * The readiness probe: true when the engine answers its health check within `timeoutMs`. No
+   * retries, so a dead engine is known in well under a second.
+   */
+  async ping(timeoutMs: number): Promise<boolean> {
+    return this.client.cluster.health({}, { requestTimeout: timeoutMs, maxRetries: 0 }).then(
+      () => true,
+      () => false,
+    );
   }
 }

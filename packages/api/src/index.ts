@@ -1,2 +1,2 @@
-export * from './app.js';
-export * from './server.js';
+export { apiRoutes, createApp } from './app.js';
+export { startServer } from './server.js';

@@ -17,6 +17,12 @@ export const ErrorCode = {
   EngineUnavailable: 'ENGINE_UNAVAILABLE',
   EngineTimeout: 'ENGINE_TIMEOUT',
   DataNotReady: 'DATA_NOT_READY',
+  /** The engine refused a query a client wrote (400 with the engine's reason). */
+  QueryRejected: 'QUERY_REJECTED',
+  /** A request body in a media type the route does not read (415). */
+  UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  /** The configured cluster runs an Elasticsearch major this product does not support. */
+  EngineVersionUnsupported: 'ENGINE_VERSION_UNSUPPORTED',
   /** A search body or SQL text that does not parse, or names an unknown table, column or field. */
   InvalidQuery: 'INVALID_QUERY',
   /** A search body or SQL statement that tries something never allowed: scripts, writes, other indices. */
@@ -157,4 +163,42 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody; 
     status: 500,
     body: { error: { code: ErrorCode.Internal, message: 'Internal server error.' } },
   };
+}
+
+/**
+ * A failure of a command-line tool, not of an HTTP request: a stable code, a message that says
+ * what to do, and the process exit code (64 for a misused command, as sysexits' EX_USAGE).
+ */
+export class CommandError extends Error {
+  readonly code: string;
+  readonly exitCode: number;
+  readonly details: ErrorDetails | undefined;
+
+  constructor(
+    code: string,
+    message: string,
+    options: { exitCode?: number; details?: ErrorDetails; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CommandError';
+    this.code = code;
+    this.exitCode = options.exitCode ?? 1;
+    this.details = options.details;
+  }
+}
+
+/** A command called with options it does not take, or with values out of range (exit 64). */
+export class UsageError extends CommandError {
+  constructor(message: string) {
+    super('USAGE', message, { exitCode: 64 });
+    this.name = 'UsageError';
+  }
+}
+
+/** Options of the right form that the command refuses (a ledger range that cannot exist): exit 1. */
+export class InvalidOptionError extends CommandError {
+  constructor(message: string) {
+    super('INVALID_OPTION', message);
+    this.name = 'InvalidOptionError';
+  }
 }

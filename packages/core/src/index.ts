@@ -1,15 +1,116 @@
-export * from './client.js';
-export * from './config.js';
-export * from './engine-check.js';
-export * from './engine-errors.js';
-export * from './errors.js';
-export * from './exit.js';
-export * from './http/error-handler.js';
-export * from './http/openapi.js';
-export * from './http/request-context.js';
-export * from './http/serve.js';
-export * from './http/validate.js';
-export * from './index-names.js';
-export * from './logger.js';
-export * from './paths.js';
-export * from './templates.js';
+// Shared by every package: configuration, errors, logging, index names, the engine client and
+// its readers, templates, the HTTP route layer, and the command-line helpers.
+export { TtlCache, type TtlCacheOptions } from './cache.js';
+export {
+  type CommandArgs,
+  type CommandOptions,
+  type Command,
+  defineCommand,
+  integerOption,
+  reportError,
+  runCli,
+  runCommand,
+} from './cli/command.js';
+export { createProgress, type Progress, type ProgressOptions } from './cli/progress.js';
+export { abortOnSignals, sleepUnless } from './cli/signals.js';
+export {
+  type Config,
+  type DeepPartial,
+  type LoadConfigOptions,
+  ConfigSchema,
+  configTableMarkdown,
+  ENV_VARS,
+  engineUrl,
+  loadConfig,
+  redactConfig,
+  usesExternalEngine,
+} from './config.js';
+export { checkEngine, type EngineInfo } from './engine/check.js';
+export { type Client, createEngineClient, withEngineClient } from './engine/client.js';
+export { mapEngineError } from './engine/error-mapping.js';
+export {
+  type CompositePage,
+  type CompositePageRequest,
+  compositeBuckets,
+  READ_PAGE,
+  scanHits,
+  scanIndex,
+} from './engine/read.js';
+export {
+  type ApplyOptions,
+  type ApplyResult,
+  type TemplateChange,
+  type TemplateSet,
+  applyTemplates,
+  canonicalJson,
+  composeTemplates,
+  contentHash,
+  deleteTemplatesAndIndices,
+  loadTemplateSet,
+} from './engine/templates.js';
+export {
+  type AppErrorOptions,
+  type ErrorBody,
+  type ErrorDetails,
+  AppError,
+  BadRequestError,
+  CommandError,
+  ConfigError,
+  DataNotReadyError,
+  EngineTimeoutError,
+  EngineUnavailableError,
+  ErrorCode,
+  InvalidOptionError,
+  isAppError,
+  NotFoundError,
+  toErrorBody,
+  UsageError,
+} from './errors.js';
+export { bodyCap, cors, createHttpApp } from './http/app.js';
+export { errorHandler } from './http/error-handler.js';
+export {
+  type OpenApiObject,
+  type OpenApiOptions,
+  buildOpenApi,
+  ERROR_BODY_SCHEMA,
+  errorResponse,
+  openApiParameters,
+  openApiPaths,
+  plainSchema,
+} from './http/openapi.js';
+export { requestContext } from './http/request-context.js';
+export {
+  type AnyRoute,
+  type DataSetGate,
+  type MountOptions,
+  type RouteInput,
+  type RouteSpec,
+  defineRoute,
+  mountRoutes,
+  NoParams,
+  NoQuery,
+} from './http/route.js';
+export {
+  type AppDeps,
+  type ListenOptions,
+  type RunningServer,
+  closeOnSignals,
+  listen,
+  MAX_HEADER_BYTES,
+  serverEntry,
+  SHUTDOWN_GRACE_MS,
+  startHttpServer,
+  type StartServer,
+} from './http/serve.js';
+export { type InputPart, type InputRule, compileValidator, withRules } from './http/validate.js';
+export {
+  type IndexKind,
+  type IndexNaming,
+  componentTemplateName,
+  INDEX_KINDS,
+  indexName,
+  indexTemplateName,
+  namingOf,
+} from './index-names.js';
+export { createLogger, type Logger } from './logger.js';
+export { fixturesDir, repoRoot, templatesDir } from './paths.js';

@@ -37,15 +37,10 @@ export const METRIC_IDS = ['metric', 'type', 'result', 'amm'] as const;
 export type MetricId = (typeof METRIC_IDS)[number];
 
 /** Transaction types counted by the `amm` metric (XLS-30 and its clawback). */
-export const AMM_TRANSACTION_TYPES = [
-  'AMMCreate',
-  'AMMDeposit',
-  'AMMWithdraw',
-  'AMMVote',
-  'AMMBid',
-  'AMMDelete',
-  'AMMClawback',
-] as const;
+const AMM_ACTIONS = ['Create', 'Deposit', 'Withdraw', 'Vote', 'Bid', 'Delete', 'Clawback'] as const;
+export const AMM_TRANSACTION_TYPES: readonly `AMM${(typeof AMM_ACTIONS)[number]}`[] = AMM_ACTIONS.map(
+  (action) => `AMM${action}` as const,
+);
 
 export const FACT_NAMESPACES = ['AMM', 'ObjectCount', 'XRP'] as const;
 export type FactNamespace = (typeof FACT_NAMESPACES)[number];

@@ -10,7 +10,7 @@ export {
   rawAmount,
   xrpStringToDrops,
 } from './amount.js';
-export { AMOUNT_FIELDS, loadAmountFields } from './amount-fields.js';
+export { AMOUNT_FIELDS } from './amount-fields.js';
 export { auctionTimeInterval } from './amm.js';
 export { type CtidParts, decodeCtid, encodeCtid, isCtid } from './ctid.js';
 export { decodeCurrency, isLpTokenCode, LP_TOKEN_CURRENCY } from './currency.js';

@@ -1,9 +1,9 @@
-import { AppError } from '@xle/core';
+import { CommandError } from '@xle/core';
 
 /** Any failure to fetch, start or stop the local engine; the message says what to do about it. */
-export class EngineError extends AppError {
+export class EngineError extends CommandError {
   constructor(code: string, message: string) {
-    super(500, code, message);
+    super(code, message);
     this.name = 'EngineError';
   }
 }

@@ -1,4 +1,20 @@
-export * from './errors.js';
-export * from './fetch.js';
-export * from './instance.js';
-export * from './lifecycle.js';
+export { EngineError } from './errors.js';
+export { fetchEngine, isFetched, requireTool } from './fetch.js';
+export {
+  engineHttpUrl,
+  type EngineInstance,
+  engineSourceDir,
+  ES_VERSION,
+  instanceFromConfig,
+  logFile,
+  pidFile,
+} from './instance.js';
+export {
+  type EngineStatus,
+  engineStatus,
+  probeHealth,
+  startEngine,
+  type StartOptions,
+  stopEngine,
+  tailLog,
+} from './lifecycle.js';

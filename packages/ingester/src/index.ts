@@ -1,28 +1,185 @@
-export * from './pipeline.js';
-export * from './sink/bulk-sink.js';
-export * from './sink/checkpoint.js';
-export * from './sources/files.js';
-export * from './sources/rippled.js';
-export * from './input/derive-ledgers.js';
-export * from './names/import.js';
-export * from './names/well-known.js';
-export * from './jobs/data-set.js';
-export * from './jobs/amendments.js';
-export * from './jobs/facts.js';
-export * from './jobs/metrics.js';
-export * from './jobs/balances.js';
-export * from './jobs/run.js';
-export * from './kyc/wallet-kyc.js';
-export * from './kyc/import.js';
-export * from './jobs/network.js';
-export * from './jobs/nodes.js';
-export * from './jobs/token-score.js';
-export * from './jobs/toml.js';
-export * from './jobs/tokens.js';
-export * from './validators/manifest.js';
-export * from './validators/validator-list.js';
-export * from './validators/validations.js';
-export * from './validators/agreement.js';
-export * from './validators/registry.js';
-export * from './validators/consumer.js';
-export * from './state/snapshot.js';
+// The ingester: sources (files, rippled) → transform → enrich → write-only sink, state seeding,
+// the derived-data jobs, the imports and the validators consumer; the engine module is engine/.
+export { bulkAction, type WriteOp, writeOps, type WriteOptions, type WriteResult } from './engine/bulk-writer.js';
+export { IngestEngine, type VersionedDocument } from './engine/ingest-engine.js';
+export { deriveLedgers } from './input/derive-ledgers.js';
+export {
+  AMENDMENT_MAJORITY,
+  type AmendmentDoc,
+  type AmendmentsEntry,
+  type AmendmentVotes,
+  buildAmendmentDocs,
+  type EnableAmendmentTx,
+  type KnownAmendment,
+  loadKnownAmendments,
+  readAmendmentSources,
+  readAmendmentVotes,
+} from './jobs/amendments.js';
+export { type AccountBalance, buildBalanceDocs, readTopBalances, RICH_LIST_SIZE } from './jobs/balances.js';
+export {
+  type AsOf,
+  type DataSetDocument,
+  type JobStatus,
+  readAsOf,
+  readJobRun,
+  recordJobRun,
+  replaceDataSet,
+  type ReplaceResult,
+  writeDocuments,
+} from './jobs/data-set.js';
+export { buildFactDocs, type FactInputs, readFactInputs } from './jobs/facts.js';
+export { buildMetricDocs, type DailyInputs, readDailyInputs } from './jobs/metrics.js';
+export { buildNetworkSnapshots, type NetworkSnapshot, snapshotNetwork } from './jobs/network.js';
+export { crawlNetwork, crawlNodes, type CrawlOptions, fetchCrawl, type NodeDoc, parseCrawl } from './jobs/nodes.js';
+export {
+  type DataSetJob,
+  dataSetJobs,
+  isJobName,
+  JOB_NAMES,
+  type JobContext,
+  type JobName,
+  runDataSetJob,
+  runJob,
+  type TokensJobOptions,
+} from './jobs/run.js';
+export {
+  computeTokenScores,
+  DEFAULT_SCORE_CONFIG,
+  SCORE_METRICS,
+  type ScoreConfig,
+  type ScoreInput,
+  type ScoreMetric,
+} from './jobs/token-score.js';
+export {
+  type AmmPool,
+  buildTokenDocs,
+  type ExchangeStats,
+  isBlackholed,
+  type IssuerState,
+  priceOf,
+  scoreConfigOf,
+  type TokenInputs,
+  type TrustLineStats,
+} from './jobs/tokens/build.js';
+export {
+  readAmmPools,
+  readExchangeStats,
+  readIssuers,
+  readLastXrpPrices,
+  readTokenDates,
+  readTokenInputs,
+  readTomlCache,
+  readTrustLineStats,
+} from './jobs/tokens/read.js';
+export {
+  directoryTomlSource,
+  type HttpTomlOptions,
+  httpTomlSource,
+  isPublicAddress,
+  type IssuerMeta,
+  normalizeDomain,
+  parseTomlText,
+  refreshToml,
+  type TokenMeta,
+  tokenMetaFromToml,
+  TOML_MAX_BYTES,
+  TOML_MAX_DEPTH,
+  TOML_TIMEOUT_MS,
+  TOML_URL_TEMPLATE,
+  type TomlOutcome,
+  type TomlRefreshOptions,
+  type TomlResult,
+  type TomlSource,
+  type Weblink,
+} from './jobs/toml.js';
+export { importWalletKyc } from './kyc/import.js';
+export { type KycProblem, type KycRecord, readKycRecords, validateKycRecords } from './kyc/wallet-kyc.js';
+export { importAccountRecords, importNames, type NamesImportResult } from './names/import.js';
+export {
+  type NameProblem,
+  type NameRecord,
+  readNameRecords,
+  recordsVersion,
+  validateNameRecords,
+} from './names/well-known.js';
+export { ActivationEnricher } from './pipeline/activations.js';
+export { type BatchContext, type LedgerWrites, ledgerWrites } from './pipeline/batch.js';
+export { addToRanges, type Checkpoint, CheckpointStore, gapsOf, type LedgerRange } from './pipeline/checkpoint.js';
+export {
+  ingestLedgers,
+  type IngestLedgersOptions,
+  type IngestTotals,
+  LEDGER_KINDS,
+  type PipelineOptions,
+  prepareBatch,
+  runPipeline,
+} from './pipeline/run.js';
+export { readRecordsFile, type RecordProblem, validateAccountRecords } from './records/account-records.js';
+export { type FileError, type FileLedger, listLedgerFiles, readLedgerFiles } from './sources/files.js';
+export { RippledSource, type RippledSourceOptions, SourceError } from './sources/rippled.js';
+export { readStateFiles } from './sources/state-files.js';
+export { type SeedOptions, type SeedResult, seedState, SNAPSHOT_TX_INDEX, snapshotOps } from './state/snapshot.js';
+export {
+  type Agreement,
+  agreementOf,
+  dayOf,
+  dayStart,
+  groupKeyOf,
+  groupLedgers,
+  type LedgerRef,
+  parseGroupKey,
+  type Period,
+  periodsOf,
+  type WindowName,
+  WINDOWS,
+} from './validators/agreement.js';
+export {
+  type ConsumerOptions,
+  type ConsumerTotals,
+  consumeValidations,
+  ValidationStore,
+} from './validators/consumer.js';
+export {
+  type DecodedManifest,
+  decodeManifest,
+  type Manifest,
+  MANIFEST_REVOKED_SEQUENCE,
+  type ManifestCheck,
+  ManifestError,
+  manifestFromStream,
+  type ManifestStreamMessage,
+  nodePublicKey,
+  nodePublicKeyHex,
+} from './validators/manifest.js';
+export {
+  buildValidatorDocs,
+  chainOf,
+  readValidatorInputs,
+  type Report,
+  runValidatorsJob,
+  type StoredManifest,
+  type UnlSource,
+  type ValidatorDoc,
+  type ValidatorInputs,
+} from './validators/registry.js';
+export {
+  decodeServerVersion,
+  parseValidation,
+  type ServerVersion,
+  type ValidationDoc,
+  ValidationError,
+  validationId,
+  type ValidationStreamMessage,
+  verifyValidationData,
+  VF_FULL_VALIDATION,
+} from './validators/validations.js';
+export {
+  type ListedValidator,
+  type LoadOptions,
+  loadValidatorList,
+  type SignedValidatorList,
+  ValidatorListCode,
+  type VerifiedValidatorList,
+  type VerifyOptions,
+  verifyValidatorList,
+} from './validators/validator-list.js';

@@ -9,51 +9,27 @@
  * Latency is measured one request at a time; throughput with C requests in flight. Needs a
  * running engine (`pnpm engine start`) or ES_URL.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { startServer } from '@xle/api';
-import {
-  createEngineClient,
-  createLogger,
-  deleteTemplatesAndIndices,
-  engineUrl,
-  fixturesDir,
-  indexName,
-  loadConfig,
-  namingOf,
-  applyTemplates,
-} from '@xle/core';
-import { ingestLedgers, listLedgerFiles } from '@xle/ingester';
-import { normalizeLedger } from '@xle/documents';
+import { createLogger, engineUrl, indexName } from '@xle/core';
+import { ingestLedgers, IngestEngine } from '@xle/ingester';
+import { benchIndices, fixtureLedgers, numericOptions, percentile } from './common.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-};
-const REQUESTS = arg('--requests', 2000);
-const CONCURRENCY = arg('--concurrency', 8);
-
-const prefix = `bench-api-${randomBytes(3).toString('hex')}`;
-// Access limits off: per-second bursts would otherwise measure the limiter, not the API.
-const config = loadConfig({
-  overrides: {
-    es: { indexPrefix: prefix },
-    api: { port: 0 },
-    log: { level: 'silent' },
-    access: { mode: 'open', search: 'open' },
-  },
+const { numbers } = numericOptions('pnpm bench:api [--requests N] [--concurrency C]', {
+  requests: 2000,
+  concurrency: 8,
 });
-const client = createEngineClient(config);
-const naming = namingOf(config);
+const REQUESTS = numbers.requests;
+const CONCURRENCY = numbers.concurrency;
+
+// Access limits off: per-second bursts would otherwise measure the limiter, not the API.
+const { config, client, naming, drop } = await benchIndices('api', {
+  api: { port: 0 },
+  log: { level: 'silent' },
+  access: { mode: 'open', search: 'open' },
+});
 const es = engineUrl(config);
 const logger = createLogger('bench', 'silent');
-
-await applyTemplates(client, naming);
-const ledgers = listLedgerFiles(`${fixturesDir}/ledgers`).map((f) =>
-  normalizeLedger(JSON.parse(readFileSync(f, 'utf8'))),
-);
-await ingestLedgers(ledgers, { client, naming, logger, source: 'bench' });
+await ingestLedgers(fixtureLedgers(), new IngestEngine(client, naming, logger), { source: 'bench' });
 const api = await startServer(config, logger);
 
 const TX = 'B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E';
@@ -106,9 +82,6 @@ async function once(url: string, body?: unknown): Promise<number> {
   return performance.now() - started;
 }
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
 async function latency(url: string, body?: unknown): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < 100; i += 1) await once(url, body); // warm-up
   const times: number[] = [];
@@ -152,6 +125,5 @@ try {
   }
 } finally {
   await api.close();
-  await deleteTemplatesAndIndices(client, naming);
-  await client.close();
+  await drop();
 }

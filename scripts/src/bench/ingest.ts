@@ -17,39 +17,38 @@
  * Needs a running engine (`pnpm engine start`) or ES_URL.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
 import {
-  applyTemplates,
   createEngineClient,
   createLogger,
   deleteTemplatesAndIndices,
-  fixturesDir,
-  repoRoot,
   loadConfig,
+  repoRoot,
   type Client,
-  type IndexNaming,
 } from '@xle/core';
+import type { LedgerInput } from '@xle/documents';
 import {
+  ActivationEnricher,
   bulkAction,
-  BulkSink,
   CheckpointStore,
   deriveLedgers,
-  listLedgerFiles,
+  IngestEngine,
+  prepareBatch,
   runPipeline,
   type WriteOp,
 } from '@xle/ingester';
-import { readFileSync } from 'node:fs';
-import { normalizeLedger, type LedgerInput } from '@xle/documents';
+import { fixtureLedgers, freshIndices, numericOptions } from './common.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-};
-const LEDGERS = arg('--ledgers', 1500);
-const ROUNDS = arg('--rounds', 3);
-const WARMUP = arg('--warmup', 1);
+const { numbers, strings } = numericOptions(
+  'pnpm bench:ingest [--ledgers N] [--rounds R] [--warmup W] [--placement shared|split|both]',
+  { ledgers: 1500, rounds: 3, warmup: 1 },
+  { placement: { type: 'string' } },
+);
+const LEDGERS = numbers.ledgers;
+const ROUNDS = numbers.rounds;
+const WARMUP = numbers.warmup;
+/** The writer's defaults: 2 bulk requests in flight, bodies of about 5 MB. */
 const CONCURRENCY = 2;
 const FLUSH_BYTES = 5_000_000;
 
@@ -57,17 +56,9 @@ const config = loadConfig();
 const client = createEngineClient(config, { requestTimeout: 120_000 });
 const logger = createLogger('bench', 'warn');
 
-const templates = listLedgerFiles(`${fixturesDir}/ledgers`).map((f) =>
-  normalizeLedger(JSON.parse(readFileSync(f, 'utf8'))),
-);
+const templates = fixtureLedgers();
 const ledgers: LedgerInput[] = [...deriveLedgers(templates, LEDGERS)];
 const transactions = ledgers.reduce((n, l) => n + l.transactions.length, 0);
-
-async function freshIndices(label: string): Promise<IndexNaming> {
-  const naming: IndexNaming = { prefix: `bench-${label}-${randomBytes(3).toString('hex')}`, network: config.network };
-  await applyTemplates(client, naming);
-  return naming;
-}
 
 /** NDJSON bodies of about FLUSH_BYTES each: exactly what the bulk helper would send. */
 function serialise(ops: WriteOp[]): string[] {
@@ -132,12 +123,14 @@ async function measure(work: () => Promise<number>): Promise<Round> {
 }
 
 async function rawRound(): Promise<Round> {
-  const naming = await freshIndices('raw');
+  const naming = await freshIndices(client, config, 'raw');
   try {
-    // Documents built (and JSON-serialised) by our own sink before the clock starts.
-    const sink = new BulkSink({ client, naming, logger, networkId: 0 });
+    // Documents built (and JSON-serialised) by our own transform and enrich stages before the clock starts.
+    const engine = new IngestEngine(client, naming, logger);
+    const activations = new ActivationEnricher(engine);
     const ops: WriteOp[] = [];
-    for (let i = 0; i < ledgers.length; i += 50) ops.push(...(await sink.buildOps(ledgers.slice(i, i + 50))));
+    for (let i = 0; i < ledgers.length; i += 50)
+      ops.push(...(await prepareBatch(ledgers.slice(i, i + 50), engine, activations, 0)));
     const bodies = serialise(ops);
     return await measure(async () => {
       await sendRaw(client, bodies);
@@ -149,21 +142,14 @@ async function rawRound(): Promise<Round> {
 }
 
 async function oursRound(): Promise<Round> {
-  const naming = await freshIndices('ours');
+  const naming = await freshIndices(client, config, 'ours');
   try {
-    const sink = new BulkSink({
-      client,
-      naming,
-      logger,
-      networkId: 0,
-      concurrency: CONCURRENCY,
-      flushBytes: FLUSH_BYTES,
-    });
+    const engine = new IngestEngine(client, naming, logger);
     async function* source(): AsyncGenerator<LedgerInput> {
       yield* ledgers;
     }
     return await measure(async () => {
-      const totals = await runPipeline(source(), sink, new CheckpointStore(client, naming, 'bench'));
+      const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
       if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
       return totals.documents;
     });
@@ -187,7 +173,7 @@ const enginePid = ((): string | undefined => {
     return undefined;
   }
 })();
-const placementArg = args.includes('--placement') ? args[args.indexOf('--placement') + 1] : 'both';
+const placementArg = strings.placement ?? 'both';
 if (!['shared', 'split', 'both'].includes(placementArg ?? '')) {
   console.error(`--placement must be shared, split or both, not ${placementArg}`);
   process.exit(2);

@@ -11,48 +11,28 @@
  * Needs a running engine (`pnpm engine start`) or ES_URL.
  */
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  applyTemplates,
-  createEngineClient,
-  createLogger,
-  deleteTemplatesAndIndices,
-  engineUrl,
-  fixturesDir,
-  indexName,
-  loadConfig,
-  repoRoot,
-  type IndexNaming,
-} from '@xle/core';
-import { BulkSink, listLedgerFiles } from '@xle/ingester';
+import { createLogger, engineUrl, indexName, repoRoot } from '@xle/core';
+import { ActivationEnricher, IngestEngine, prepareBatch } from '@xle/ingester';
 import { EXPORT_PAGE_SIZE } from '@xle/search';
-import { normalizeLedger } from '@xle/documents';
+import { benchIndices, fixtureLedgers, mb, numericOptions } from './common.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const at = args.indexOf(name);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-};
-const ROWS = arg('--rows', 1_000_000);
-const PORT = arg('--port', 3091);
+const { numbers } = numericOptions('pnpm bench:sql [--rows N] [--port P]', { rows: 1_000_000, port: 3091 });
+const ROWS = numbers.rows;
+const PORT = numbers.port;
 const PAGE = EXPORT_PAGE_SIZE;
 const COLUMNS = ['hash', 'ledger_index', 'TransactionType', 'Account', 'Amount._value', '_date'];
 const SQL = `SELECT hash, ledger_index, TransactionType, Account, "Amount._value", _date FROM transactions`;
 
-const config = loadConfig();
-const client = createEngineClient(config, { requestTimeout: 300_000 });
-const naming: IndexNaming = { prefix: `bench-sql-${randomBytes(3).toString('hex')}`, network: config.network };
+const { config, client, naming, drop } = await benchIndices('sql', {}, 300_000);
 const transactions = indexName(naming, 'transactions');
 
 /** Real transaction documents, as the ingester builds them from the fixture ledgers. */
 async function templateDocs(): Promise<Record<string, unknown>[]> {
-  const sink = new BulkSink({ client, naming, logger: createLogger('bench', 'silent'), networkId: 0 });
-  const ledgers = listLedgerFiles(`${fixturesDir}/ledgers`).map((f) =>
-    normalizeLedger(JSON.parse(readFileSync(f, 'utf8'))),
-  );
-  const ops = await sink.buildOps(ledgers);
+  const engine = new IngestEngine(client, naming, createLogger('bench', 'silent'));
+  const ops = await prepareBatch(fixtureLedgers(), engine, new ActivationEnricher(engine), 0);
   return ops.filter((op) => op.index === transactions).map((op) => op.doc);
 }
 
@@ -137,9 +117,6 @@ async function export_(base: string): Promise<{ rows: number; seconds: number; b
   return { rows: lines - 1, seconds: (performance.now() - started) / 1000, bytes };
 }
 
-const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
-
-await applyTemplates(client, naming);
 const server = spawn(process.execPath, [`${repoRoot}packages/search/dist/src/server.js`], {
   env: {
     ...process.env,
@@ -187,6 +164,5 @@ try {
   );
 } finally {
   server.kill('SIGTERM');
-  await deleteTemplatesAndIndices(client, naming);
-  await client.close();
+  await drop();
 }

@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { readFixture } from './fixtures.js';
-
-type Json = Record<string, unknown>;
+import type { Json } from '@xle/documents';
 
 /**
  * A small WebSocket server standing in for rippled, because no XRPL server is reachable from

@@ -1,9 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fixturesDir } from '@xle/core';
-
-type Json = Record<string, unknown>;
-const RIPPLE_EPOCH_OFFSET = 946684800;
+import { isRecord, RIPPLE_EPOCH_OFFSET, type Json } from '@xle/documents';
 
 export interface FixtureTransaction {
   file: string;
@@ -14,10 +12,6 @@ export interface FixtureTransaction {
   closeTime: number;
   /** The ctid rippled itself returned with the transaction, when it did. */
   ctid?: string;
-}
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function closeTimeOf(value: unknown): number {

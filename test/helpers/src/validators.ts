@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { encodeNodePublic } from 'ripple-address-codec';
 import { encode } from 'ripple-binary-codec';
 import { deriveKeypair, generateSeed, sign } from 'ripple-keypairs';
+import type { Json } from '@xle/documents';
 
 /**
  * Validators for tests, built with the real XRPL primitives because the fixtures hold manifests
@@ -28,8 +29,6 @@ export interface TestValidator {
   master_signature: string;
   signature: string;
 }
-
-type Json = Record<string, unknown>;
 
 function keypairOf(label: string, algorithm: 'ed25519' | 'ecdsa-secp256k1'): TestKeypair {
   const entropy = createHash('sha256').update(label).digest().subarray(0, 16);
@@ -77,6 +76,16 @@ export function manifestMessage(v: TestValidator): Json {
     ...(v.domain === undefined ? {} : { domain: v.domain }),
   };
 }
+
+/** rippled 2.3.0 as the validations' serverVersion field decodes (what encodeServerVersion('2.3.0') carries). */
+export const DECODED_RIPPLED_2_3_0 = {
+  implementation: 'rippled',
+  major: 2,
+  minor: 3,
+  patch: 0,
+  version: '2.3.0',
+  version_full: 'rippled-2.3.0',
+} as const;
 
 /** rippled's ServerVersion encoding of a release version such as "2.3.0". */
 export function encodeServerVersion(version: string): string {

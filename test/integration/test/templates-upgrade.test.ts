@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { applyTemplates, indexName, templatesDir } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
-
-type Json = Record<string, unknown>;
+import type { Json } from '@xle/documents';
 
 /** A copy of the committed templates with `facts.json` edited, to stand for an older or newer release. */
 function templatesWith(edit: (properties: Json) => void): string {

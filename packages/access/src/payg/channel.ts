@@ -2,6 +2,7 @@ import BigNumber from 'bignumber.js';
 import { verifyPaymentChannelClaim } from 'xrpl';
 import { AppError, ErrorCode } from '@xle/core';
 import type { PaymentClaim } from './claim-header.js';
+import { dropsToXrpString, RIPPLE_EPOCH_OFFSET } from '@xle/documents';
 
 /** The fields of an indexed PayChannel ledger entry the checks need, amounts in drops. */
 export interface PayChannelState {
@@ -18,16 +19,9 @@ export interface PayChannelState {
   cancelAfter?: number;
 }
 
-/** 2000-01-01T00:00:00Z in Unix seconds: XRPL times count from here. */
-export const RIPPLE_EPOCH_UNIX = 946_684_800;
-
+/** A clock time in XRPL-epoch seconds, rounded down (an expiration is past from its second on). */
 export function toRippleTime(date: Date): number {
-  return Math.floor(date.getTime() / 1000) - RIPPLE_EPOCH_UNIX;
-}
-
-/** Exact drops → XRP decimal string (100 → "0.0001"). */
-export function dropsToXrpString(drops: bigint): string {
-  return new BigNumber(drops.toString()).shiftedBy(-6).toFixed();
+  return Math.floor(date.getTime() / 1000) - RIPPLE_EPOCH_OFFSET;
 }
 
 /** A normalised XRP amount document (`{ value: "<XRP>", native: true }`) → drops; undefined if not XRP. */
@@ -76,7 +70,7 @@ export function verifyClaimSignature(claim: PaymentClaim): void {
   try {
     valid = verifyPaymentChannelClaim(
       claim.channel,
-      dropsToXrpString(claim.amountDrops),
+      dropsToXrpString(claim.amountDrops.toString()),
       claim.signature,
       claim.publicKey,
     );

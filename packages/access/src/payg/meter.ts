@@ -3,7 +3,7 @@ import { AppError, ErrorCode } from '@xle/core';
 import { admitRequest, refundRequest, type ChannelAccount } from './accounting.js';
 import type { PaymentClaim } from './claim-header.js';
 import type { PayChannelState } from './channel.js';
-import type { PaygStore, VersionedAccount } from './store.js';
+import type { PaygStore, VersionedAccount } from '../engine/payg-store.js';
 
 /** Runs tasks one after another per key (here: per channel), in arrival order. */
 export class KeyedQueue {

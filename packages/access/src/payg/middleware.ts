@@ -6,21 +6,18 @@ import {
   isAppError,
   mapEngineError,
   namingOf,
-  type Client,
+  type AppDeps,
   type Config,
-  type Logger,
 } from '@xle/core';
 import { carriesApiKey } from '../plans/api-keys.js';
 import { requestsCovered } from './accounting.js';
 import { checkChannel, toRippleTime, verifyClaimSignature } from './channel.js';
 import { hasPaymentClaim, parsePaymentClaim, PAYMENT_CLAIM_FORMAT, PAYMENT_CLAIM_HEADER } from './claim-header.js';
 import { ChannelMeter } from './meter.js';
-import { PaygStore } from './store.js';
+import { PaygStore } from '../engine/payg-store.js';
 
-export interface PaymentClaimsDeps {
-  config: Config;
-  client: Client;
-  logger: Logger;
+/** The app's configuration, engine client (handed to the store) and logger, and the clock. */
+export interface PaymentClaimsDeps extends AppDeps {
   /** The clock that decides whether a channel has expired; the wall clock unless a test sets one. */
   now?: () => Date;
 }

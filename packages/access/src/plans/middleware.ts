@@ -1,17 +1,16 @@
 import type { Context, Middleware } from 'koa';
-import { AppError, ErrorCode, namingOf, type Client, type Config, type Logger } from '@xle/core';
+import { AppError, ErrorCode, namingOf, type AppDeps } from '@xle/core';
 import { hasPaymentClaim } from '../payg/claim-header.js';
 import { carriesApiKey, readCredential, type Credential } from './api-keys.js';
 import { BurstLimiter } from './burst-limiter.js';
 import { clientAddress } from './client-address.js';
-import { ApiKeyStore, type ApiKeyRecord } from './key-store.js';
+import { ApiKeyStore, type ApiKeyRecord } from '../engine/api-key-store.js';
 import { planLimitsOf, secondsUntilUtcMidnight, utcDay, type Plan } from './plans.js';
+import { UsageStore } from '../engine/usage-store.js';
 import { UsageCounter, type CounterKey } from './usage-counter.js';
 
-export interface PlanLimitsDeps {
-  config: Config;
-  client: Client;
-  logger: Logger;
+/** The app's configuration, engine client (handed to the stores) and logger, and the clock. */
+export interface PlanLimitsDeps extends AppDeps {
   /** Injectable clock (ms since the epoch) for the burst window and the UTC day. */
   now?: () => number;
   /** How long a valid key's record is reused before it is read again (so a revocation takes this long). */
@@ -60,7 +59,7 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
   const keyCacheMs = deps.keyCacheMs ?? 5000;
   const limits = planLimitsOf(config.access);
   const keys = new ApiKeyStore(client, namingOf(config));
-  const counter = new UsageCounter(client, namingOf(config), now);
+  const counter = new UsageCounter(new UsageStore(client, namingOf(config)), now);
   const burst = new BurstLimiter();
   const keyCache = new Map<string, { record: ApiKeyRecord; until: number }>();
   const remembered = new Map<string, number>();

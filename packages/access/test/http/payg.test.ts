@@ -1,10 +1,9 @@
 import t from 'tap';
 import { verifyPaymentChannelClaim, Wallet } from 'xrpl';
-import { createEngineClient, createLogger, indexName, type Config } from '@xle/core';
+import { createEngineClient, createLogger, indexName, runCommand, type Config } from '@xle/core';
 import { createTestIndices, type TestIndices } from '@xle/test-helpers';
 import {
   channelsCommand,
-  dropsToXrpString,
   formatPaymentClaim,
   paymentClaims,
   toRippleTime,
@@ -13,6 +12,7 @@ import {
 } from '../../src/index.js';
 import { claimHeader, createChannel, type TestChannel } from '../fixtures/payg.js';
 import { get, servePaygApp } from '../fixtures/payg-app.js';
+import { dropsToXrpString } from '@xle/documents';
 
 const PRICE = 100n;
 const service = Wallet.generate().classicAddress;
@@ -184,17 +184,32 @@ t.test('claims must cover every request served so far: stale and replayed claims
     latest &&
       verifyPaymentChannelClaim(
         channel.id,
-        dropsToXrpString(BigInt(latest.amount_drops)),
+        dropsToXrpString(String(BigInt(latest.amount_drops))),
         latest.signature,
         latest.public_key,
       ),
     'the kept claim is redeemable',
   );
 
-  const lines: string[] = [];
   await target.client.indices.refresh({ index: indexName(target.naming, 'payg-channels') });
-  t.equal(await channelsCommand(['--json'], { ...target, write: (s) => lines.push(s) }), 0);
-  const reports = JSON.parse(lines.join('')) as ChannelReport[];
+  /** `admin channels ...` run as the command line runs it, on this test's indices, its output kept. */
+  const admin = async (...args: string[]): Promise<{ code: number; out: string }> => {
+    const chunks: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    const prefix = process.env.ES_INDEX_PREFIX;
+    process.env.ES_INDEX_PREFIX = target.naming.prefix;
+    process.stdout.write = ((chunk: string) => chunks.push(chunk) > 0) as typeof process.stdout.write;
+    try {
+      return { code: await runCommand('admin', [channelsCommand], ['channels', ...args]), out: chunks.join('') };
+    } finally {
+      process.stdout.write = write;
+      if (prefix === undefined) delete process.env.ES_INDEX_PREFIX;
+      else process.env.ES_INDEX_PREFIX = prefix;
+    }
+  };
+  const asJson = await admin('--json');
+  t.equal(asJson.code, 0);
+  const reports = JSON.parse(asJson.out) as ChannelReport[];
   t.same(reports, [
     {
       channel: channel.id,
@@ -214,11 +229,11 @@ t.test('claims must cover every request served so far: stale and replayed claims
       received_at: latest?.received_at,
     },
   ]);
-  const text: string[] = [];
-  t.equal(await channelsCommand([], { ...target, write: (s) => text.push(s) }), 0);
-  t.match(text.join(''), `channel     ${channel.id}`);
-  t.match(text.join(''), 'owed        1000 drops (0.001 XRP)');
-  t.equal(await channelsCommand(['--yaml'], { ...target, write: () => undefined }), 64);
+  const asText = await admin();
+  t.equal(asText.code, 0);
+  t.match(asText.out, `channel     ${channel.id}`);
+  t.match(asText.out, 'owed        1000 drops (0.001 XRP)');
+  t.equal((await admin('--yaml')).code, 64);
 });
 
 t.test('two hundred concurrent requests on one channel, across two app instances, serve exactly N', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { indexName } from '@xle/core';
-import { createTestIndices } from '@xle/test-helpers';
+import { createTestIndices, type Teardown } from '@xle/test-helpers';
 import { ApiKeyStore, counterId } from '../../src/index.js';
 import { call, servePlans, testClock, withAccess } from '../fixtures/plans.js';
 
@@ -10,10 +10,20 @@ const target = await createTestIndices(t);
 const keys = new ApiKeyStore(target.client, target.naming);
 const from = (address: string): Record<string, string> => ({ 'X-Forwarded-For': address });
 
+/** The shared error body of a refusal. */
+const errorBody = (code: string, message: string, details: Record<string, unknown>): unknown => ({
+  error: { code, message, details },
+});
+
+/** The app with these access settings, on a test clock that starts at `at`. */
+async function servedAt(t: Teardown, at: string, access: Parameters<typeof withAccess>[1]) {
+  const clock = testClock(at);
+  const base = await servePlans(t, target, withAccess(target.config, access), { now: clock.now });
+  return { clock, base };
+}
+
 t.test('free plan: exactly the daily limit, then 429 with Retry-After until 00:00 UTC', async (t) => {
-  const clock = testClock('2026-05-04T12:00:00.000Z');
-  const config = withAccess(target.config, { freePerDay: 3, freePerSecond: 100 });
-  const base = await servePlans(t, target, config, { now: clock.now });
+  const { base } = await servedAt(t, '2026-05-04T12:00:00.000Z', { freePerDay: 3, freePerSecond: 100 });
   const answers = [];
   for (let i = 0; i < 4; i += 1) answers.push(await call(`${base}/ledgers`, from('198.51.100.1')));
   t.same(
@@ -32,13 +42,14 @@ t.test('free plan: exactly the daily limit, then 429 with Retry-After until 00:0
   );
   const refused = answers[3];
   t.equal(refused?.retryAfter, '43200');
-  t.same(refused?.body, {
-    error: {
-      code: 'QUOTA_EXCEEDED',
-      message: 'The free plan allows 3 requests per UTC day.',
-      details: { plan: 'free', limit: 3, window: 'day' },
-    },
-  });
+  t.same(
+    refused?.body,
+    errorBody('QUOTA_EXCEEDED', 'The free plan allows 3 requests per UTC day.', {
+      plan: 'free',
+      limit: 3,
+      window: 'day',
+    }),
+  );
   t.match(answers[0]?.body, { access: { plan: 'free', client: '198.51.100.1' } });
   t.match(answers[0]?.headers.get('access-control-expose-headers'), /X-RateLimit-Remaining/);
   const other = await call(`${base}/ledgers`, from('198.51.100.2'));
@@ -46,9 +57,7 @@ t.test('free plan: exactly the daily limit, then 429 with Retry-After until 00:0
 });
 
 t.test('the quota resets at the UTC day boundary (injected clock)', async (t) => {
-  const clock = testClock('2026-05-04T23:59:58.500Z');
-  const config = withAccess(target.config, { freePerDay: 2, freePerSecond: 100 });
-  const base = await servePlans(t, target, config, { now: clock.now });
+  const { clock, base } = await servedAt(t, '2026-05-04T23:59:58.500Z', { freePerDay: 2, freePerSecond: 100 });
   const client = from('198.51.100.10');
   t.equal((await call(`${base}/x`, client)).status, 200);
   t.equal((await call(`${base}/x`, client)).status, 200);
@@ -142,9 +151,7 @@ t.test('API keys: plan by key, 401 for malformed, unknown and revoked keys', asy
 });
 
 t.test('per-second bursts: 429 RATE_LIMITED with Retry-After 1, not counted for the day', async (t) => {
-  const clock = testClock('2026-05-08T10:00:00.100Z');
-  const config = withAccess(target.config, { freePerDay: 100, freePerSecond: 2 });
-  const base = await servePlans(t, target, config, { now: clock.now });
+  const { clock, base } = await servedAt(t, '2026-05-08T10:00:00.100Z', { freePerDay: 100, freePerSecond: 2 });
   const client = from('198.51.100.50');
   const first = [await call(`${base}/x`, client), await call(`${base}/x`, client), await call(`${base}/x`, client)];
   t.same(
@@ -153,13 +160,10 @@ t.test('per-second bursts: 429 RATE_LIMITED with Retry-After 1, not counted for 
   );
   const burst = first[2];
   t.equal(burst?.retryAfter, '1');
-  t.same(burst?.body, {
-    error: {
-      code: 'RATE_LIMITED',
-      message: 'More than 2 requests per second.',
-      details: { plan: 'free', limit: 2, window: 'second' },
-    },
-  });
+  t.same(
+    burst?.body,
+    errorBody('RATE_LIMITED', 'More than 2 requests per second.', { plan: 'free', limit: 2, window: 'second' }),
+  );
   t.same([burst?.limit, burst?.remaining], ['100', '98'], 'the daily headers still come along');
   clock.ms += 1000;
   const later = await call(`${base}/x`, client);
@@ -167,9 +171,7 @@ t.test('per-second bursts: 429 RATE_LIMITED with Retry-After 1, not counted for 
 });
 
 t.test('ping, openapi.json and docs use no daily quota (bursts still apply)', async (t) => {
-  const clock = testClock('2026-05-09T10:00:00.000Z');
-  const config = withAccess(target.config, { freePerDay: 1, freePerSecond: 3 });
-  const base = await servePlans(t, target, config, { now: clock.now });
+  const { clock, base } = await servedAt(t, '2026-05-09T10:00:00.000Z', { freePerDay: 1, freePerSecond: 3 });
   const client = from('198.51.100.60');
   t.equal((await call(`${base}/x`, client)).status, 200);
   t.equal((await call(`${base}/x`, client)).status, 429);

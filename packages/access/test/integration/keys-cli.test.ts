@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import t from 'tap';
 import { repoRoot } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
-import { ApiKeyStore, API_KEY_PATTERN, firstKeptDay, hashApiKey, keyIdOf, UsageCounter } from '../../src/index.js';
+import {
+  ApiKeyStore,
+  API_KEY_PATTERN,
+  firstKeptDay,
+  hashApiKey,
+  keyIdOf,
+  UsageCounter,
+  UsageStore,
+} from '../../src/index.js';
 
 const target = await createTestIndices(t);
 const env = {
@@ -62,7 +70,8 @@ t.test('bad arguments print the usage', async (t) => {
 });
 
 t.test('usage prune: counters of days before the last N go, the recent ones stay', async (t) => {
-  const counter = new UsageCounter(target.client, target.naming);
+  const store = new UsageStore(target.client, target.naming);
+  const counter = new UsageCounter(store);
   const now = Date.now();
   const today = firstKeptDay(now, 1);
   const days = [firstKeptDay(now, 1), firstKeptDay(now, 2), firstKeptDay(now, 3), firstKeptDay(now, 40)];
@@ -79,7 +88,7 @@ t.test('usage prune: counters of days before the last N go, the recent ones stay
     t.equal(await counter.peek({ plan: 'free', client: '192.0.2.1', day }), expected, `free ${day}`);
     t.equal(await counter.peek({ plan: 'pro', client: 'key_0000000000000001', day }), expected, `pro ${day}`);
   }
-  t.equal(await counter.prune(today, 1), 2, "a page at a time: yesterday's 2 counters");
+  t.equal(await store.prune(today, 1), 2, "a page at a time: yesterday's 2 counters");
   t.equal(await counter.peek({ plan: 'pro', client: 'key_0000000000000001', day: today }), 1, "today's stays");
   for (const bad of ['0', '-1', 'x', '1.5']) {
     const refused = await access('usage', 'prune', '--keep-days', bad);

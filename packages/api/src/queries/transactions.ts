@@ -1,20 +1,9 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { BadRequestError, ErrorCode } from '@xle/core';
+import type { AccountTxQuery } from '../schemas/queries.js';
 
-/** Query parameters of /account/{ACCOUNT}/transactions after validation. */
-export interface AccountTxFilters {
-  type?: string;
-  result?: string;
-  from?: string;
-  to?: string;
-  destination_tag?: number;
-  source_tag?: number;
-  currency?: string;
-  direction?: 'sent' | 'received';
-  forward?: boolean;
-  limit: number;
-  marker?: string;
-}
+/** The filters of /account/{ACCOUNT}/transactions, as its query schema validates them. */
+export type AccountTxFilters = Omit<AccountTxQuery, 'limit' | 'marker'> & { limit: number };
 
 /**
  * The marker pins the ledger range of the first page (so ledgers ingested meanwhile never shift
@@ -33,16 +22,20 @@ export function encodeMarker(marker: Marker): string {
   return Buffer.from(JSON.stringify(marker)).toString('base64url');
 }
 
-export function decodeMarker(text: string, account: string, forward: boolean): Marker {
+const notIssued = (): BadRequestError =>
+  new BadRequestError(
+    'Invalid query parameter "marker": not a marker this API issued.',
+    { parameter: 'marker', in: 'query' },
+    ErrorCode.InvalidParameter,
+  );
+
+/** The marker in a `marker` parameter, or undefined when it is not one this API issued (pure). */
+export function parseMarker(text: string): Marker | undefined {
   let marker: Marker;
   try {
     marker = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Marker;
   } catch {
-    throw new BadRequestError(
-      'Invalid query parameter "marker": not a marker this API issued.',
-      { parameter: 'marker', in: 'query' },
-      ErrorCode.InvalidParameter,
-    );
+    return undefined;
   }
   const valid =
     marker?.v === 1 &&
@@ -50,12 +43,13 @@ export function decodeMarker(text: string, account: string, forward: boolean): M
     Array.isArray(marker.after) &&
     marker.after.length === 2 &&
     marker.after.every((n) => Number.isInteger(n));
-  if (!valid)
-    throw new BadRequestError(
-      'Invalid query parameter "marker": not a marker this API issued.',
-      { parameter: 'marker', in: 'query' },
-      ErrorCode.InvalidParameter,
-    );
+  return valid ? marker : undefined;
+}
+
+/** A marker this API issued for the same account and ordering (pure; a 400 otherwise). */
+export function decodeMarker(text: string, account: string, forward: boolean): Marker {
+  const marker = parseMarker(text);
+  if (marker === undefined) throw notIssued();
   if (marker.account !== account || marker.forward !== forward) {
     throw new BadRequestError(
       'Invalid query parameter "marker": it belongs to another account or ordering.',
@@ -69,13 +63,14 @@ export function decodeMarker(text: string, account: string, forward: boolean): M
 /**
  * The search for one page of an account's transactions (pure).
  * Emits: bool.filter [term _accounts, term/range filters..., range ledger_index <= max],
- * sort [ledger_index, meta.TransactionIndex] desc (asc when forward), search_after from the marker,
- * size limit + 1 (the extra hit says whether a next page exists).
+ * sort [ledger_index, meta.TransactionIndex] desc (asc when forward), search_after the marker's
+ * last transaction, size limit + 1 (the extra hit says whether a next page exists).
  */
 export function buildAccountTxQuery(
   account: string,
   filters: AccountTxFilters,
   pinnedMax: number,
+  after?: Marker['after'],
 ): estypes.SearchRequest {
   const filter: estypes.QueryDslQueryContainer[] = [
     { term: { _accounts: account } },
@@ -115,5 +110,6 @@ export function buildAccountTxQuery(
     size: filters.limit + 1,
     track_total_hits: false,
   };
+  if (after !== undefined) request.search_after = after;
   return request;
 }

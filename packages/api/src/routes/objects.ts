@@ -1,14 +1,63 @@
 import Type from 'typebox';
-import { NotFoundError } from '@xle/core';
+import { defineRoute, NoParams, NoQuery, type AnyRoute } from '@xle/core';
 import type { Engine } from '../engine.js';
-import { FIXED_OBJECT_IDS, ObjectIdParam, type FixedObjectName } from '../schemas/params.js';
-import { defineRoute, NoQuery, type AnyRoute } from '../route.js';
-import { rawEntry } from '@xle/documents';
+import { ammInfo, ammPools } from '../resources/amm.js';
+import { wellKnownNames } from '../resources/data-sets.js';
+import { nftById } from '../resources/nfts.js';
+import { ledgerObject } from '../resources/objects.js';
+import { AccountParam, HashParam, ObjectIdParam } from '../schemas/params.js';
+import { LimitOffsetQuery } from '../schemas/queries.js';
+import { AnyObject } from '../schemas/responses.js';
 
-type Json = Record<string, unknown>;
+const Label = Type.Object(
+  {
+    name: Type.Optional(Type.String()),
+    desc: Type.Optional(Type.String()),
+    account: Type.String(),
+    domain: Type.Optional(Type.String()),
+    twitter: Type.Optional(Type.String()),
+    verified: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
 
+/** NFTs, AMMs, ledger objects and labels. */
 export function objectRoutes(engine: Engine): AnyRoute[] {
   return [
+    defineRoute({
+      method: 'get',
+      path: '/nft/{NFTOKEN_ID}',
+      summary: 'One NFT: owner, flags, issuer, taxon, serial, URI, burned or not',
+      tags: ['NFT, AMM, token'],
+      params: Type.Object({ NFTOKEN_ID: HashParam }),
+      query: NoQuery,
+      response: AnyObject,
+      handler: ({ params }) => nftById(engine, params.NFTOKEN_ID),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/amm/pools',
+      summary: 'AMM pools, ordered by AMM account',
+      tags: ['AMM'],
+      params: NoParams,
+      query: LimitOffsetQuery,
+      response: Type.Array(AnyObject, {
+        description:
+          'Each entry is the AMM ledger entry with `Balance`, the XRP its account holds (in XRP), ' +
+          'ordered by AMM account.',
+      }),
+      handler: ({ query }) => ammPools(engine, query.limit ?? 100, query.offset ?? 0),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/amm/{AMM_ACCOUNT}',
+      summary: 'AMM info: pool balances, LP token, auction slot and votes',
+      tags: ['AMM'],
+      params: Type.Object({ AMM_ACCOUNT: AccountParam }),
+      query: NoQuery,
+      response: AnyObject,
+      handler: ({ params }) => ammInfo(engine, params.AMM_ACCOUNT),
+    }),
     defineRoute({
       method: 'get',
       path: '/object/{OBJECT_ID}',
@@ -22,15 +71,17 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
         node: Type.Object({}, { additionalProperties: true }),
         validated: Type.Boolean(),
       }),
-      handler: async (_ctx, { params }) => {
-        const id = FIXED_OBJECT_IDS[params.OBJECT_ID as FixedObjectName] ?? params.OBJECT_ID.toUpperCase();
-        const doc = await engine.get<Json>('objects', id);
-        if (doc === undefined || doc.deleted === true)
-          throw new NotFoundError(`Ledger object ${id} is not in the indexed state.`, { index: id });
-        const answer: Json = { index: id, ledger_index: doc.ledger_index, node: rawEntry(doc), validated: true };
-        if (doc.ledger_hash !== undefined) answer.ledger_hash = doc.ledger_hash;
-        return answer;
-      },
+      handler: ({ params }) => ledgerObject(engine, params.OBJECT_ID),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/names/well-known',
+      summary: 'Labels of well-known accounts',
+      tags: ['Other resources'],
+      params: NoParams,
+      query: NoQuery,
+      response: Type.Array(Label),
+      handler: () => wellKnownNames(engine),
     }),
   ];
 }

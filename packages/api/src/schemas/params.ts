@@ -32,10 +32,14 @@ export const LEDGER_INDEX_MIN = 32570;
 export const LEDGER_INDEX_MAX = 4294967295;
 
 /** A ledger index (32570..4294967295) or a 64-hex ledger hash. */
-export const LedgerIdParam = Type.String({
-  pattern: `^(?:\\d{1,10}|[0-9A-Fa-f]{64})$`,
-  description: `A ledger index (${LEDGER_INDEX_MIN} to ${LEDGER_INDEX_MAX}) or a 64-hex ledger hash.`,
-});
+export const LedgerIdParam = Type.Refine(
+  Type.String({
+    pattern: `^(?:\\d{1,10}|[0-9A-Fa-f]{64})$`,
+    description: `A ledger index (${LEDGER_INDEX_MIN} to ${LEDGER_INDEX_MAX}) or a 64-hex ledger hash.`,
+  }),
+  (id) => id.length === 64 || (Number(id) >= LEDGER_INDEX_MIN && Number(id) <= LEDGER_INDEX_MAX),
+  () => `must be between ${LEDGER_INDEX_MIN} and ${LEDGER_INDEX_MAX}`,
+);
 
 export { FIXED_OBJECT_IDS, type FixedObjectName } from '@xle/documents';
 
@@ -58,17 +62,3 @@ export const TokenParam = Type.String({
   pattern: '^(?:[0-9A-Fa-f]{40}|[^\\u0000-\\u001F\\u007F]{3,40})\\.r[1-9A-HJ-NP-Za-km-z]{24,34}$',
   description: 'TOKEN_CODE.TOKEN_ISSUER',
 });
-
-export const LimitOffset = {
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 400,
-      default: 100,
-      description: 'Maximum number of records (1-400, default 100).',
-    }),
-  ),
-  offset: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 10000, default: 0, description: 'Records skipped (0-10000).' }),
-  ),
-};

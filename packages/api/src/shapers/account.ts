@@ -1,10 +1,9 @@
+import BigNumber from 'bignumber.js';
 import { LedgerEntry } from 'xrpl';
-import { rawEntry } from '@xle/documents';
+import { decodeCurrency, obligationsOf, rawEntry, type Json, type TrustLine } from '@xle/documents';
+import { labelOf, type Labels } from './labels.js';
 
 const { AccountRootFlags } = LedgerEntry;
-import { labelOf, type Labels } from '../labels.js';
-
-type Json = Record<string, unknown>;
 
 /** The settings the account-info flags and fields mean. Pure. */
 export function accountSettings(entry: Json): Json {
@@ -57,4 +56,131 @@ export function shapeAccount(doc: Json, labels: Labels): Json {
   }
   for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
   return out;
+}
+
+/** The spec's activations answer: the accounts an account activated, oldest first (pure). */
+export function shapeActivations(docs: readonly Json[], labels: Labels): Json {
+  return {
+    result: 'success',
+    count: docs.length,
+    accounts: docs.map((d) => ({
+      account: d.Account,
+      parent: d.parent,
+      initial_balance: d.initial_balance,
+      inception: d.inception,
+      ledger_index: d.ledger_index,
+      tx_hash: d.tx_hash,
+      parentName: labelOf(labels, d.parent),
+    })),
+  };
+}
+
+/**
+ * The spec's ancestry answer from the chain of account documents, the account first and its
+ * oldest known ancestor last; the answer lists them oldest first (pure).
+ */
+export function shapeAncestry(account: string, chain: readonly Json[], labels: Labels): Json {
+  const ancestry = chain
+    .map((d, depth) => {
+      const entry: Json = {
+        account: d.Account,
+        inception: d.inception,
+        ledger_index: d.ledger_index,
+        depth,
+        accountName: labelOf(labels, d.Account),
+      };
+      // The oldest ancestor found has no parent and no activation transaction in the answer.
+      if (typeof d.parent === 'string' && depth < chain.length - 1)
+        Object.assign(entry, { parent: d.parent, tx_hash: d.tx_hash });
+      return entry;
+    })
+    .reverse();
+  const self = chain[0] ?? {};
+  return { account, parent: self.parent, inception: self.inception, ledger_index: self.ledger_index, ancestry };
+}
+
+/** Escrow entries as rippled writes them, with the creator's label (pure). */
+export function shapeEscrows(entries: readonly Json[], labels: Labels): Json[] {
+  return entries.map((e) => ({ ...rawEntry(e), AccountName: labelOf(labels, e.Account) }));
+}
+
+/** DepositPreauth entries as `{Account, Authorize}` (pure). */
+export function shapeDepositPreauths(entries: readonly Json[]): Json[] {
+  return entries.map((e) => ({ Account: e.Account, Authorize: e.Authorize }));
+}
+
+/** lsfSell on an Offer: the offer sells exactly TakerGets. */
+const LSF_SELL = 0x00020000;
+
+interface OfferAmount {
+  value: string;
+  currency: string;
+  issuer?: string;
+  _value: number;
+}
+
+/** Offer entries as the spec's orders: a direction, quantity and total price, then the entry (pure). */
+export function shapeOrders(entries: readonly Json[]): Json[] {
+  return entries.map((e) => {
+    const raw = rawEntry(e);
+    const sell = ((raw.Flags as number) & LSF_SELL) !== 0;
+    const gets = e.TakerGets as OfferAmount;
+    const pays = e.TakerPays as OfferAmount;
+    const amount = (a: OfferAmount): Json => ({
+      currency: a.currency,
+      value: a.value,
+      ...(a.issuer === undefined ? {} : { counterparty: a.issuer }),
+    });
+    const [quantity, total] = sell ? [gets, pays] : [pays, gets];
+    return {
+      specification: { direction: sell ? 'sell' : 'buy', quantity: amount(quantity), totalPrice: amount(total) },
+      properties: {
+        maker: raw.Account,
+        sequence: raw.Sequence,
+        makerExchangeRate: String(total._value / quantity._value),
+      },
+      ...raw,
+    };
+  });
+}
+
+/** The trust lines answer, as account_lines shows it (pure). */
+export function shapeTrustLines(account: string, lines: readonly TrustLine[], ledgerIndex: number): Json {
+  return { account, ledger_current_index: ledgerIndex, lines, validated: true };
+}
+
+/** The lines on which the account holds something: a positive balance (pure). */
+export function heldLines(lines: readonly TrustLine[]): TrustLine[] {
+  return lines.filter((l) => Number(l.balance) > 0);
+}
+
+/** Tokens the account holds (its held lines), with the issuers' labels (pure). */
+export function shapeAssets(held: readonly TrustLine[], labels: Labels): Json[] {
+  return held.map((l) => ({
+    counterparty: l.account,
+    currency: l.currency,
+    value: l.balance,
+    counterpartyName: labelOf(labels, l.account),
+  }));
+}
+
+/**
+ * The outstanding amount of one token an account issued, as a bare number: every matching code
+ * form counts (a 40-hex code and its decoded text are the same token) (pure).
+ */
+export function shapeObligation(lines: readonly TrustLine[], code: string): number {
+  const matching = lines.filter(
+    (line) =>
+      line.currency === code ||
+      line.currency.toUpperCase() === code.toUpperCase() ||
+      decodeCurrency(line.currency) === code,
+  );
+  return obligationsOf(matching)
+    .reduce((sum, o) => sum.plus(o.value), new BigNumber(0))
+    .toNumber();
+}
+
+/** The spec's wallet KYC answer: false when no import lists the account (pure). */
+export function shapeWalletKyc(account: string, record: { kycApproved?: boolean } | undefined): Json {
+  return { account, kycApproved: record?.kycApproved === true };
 }

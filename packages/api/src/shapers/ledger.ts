@@ -1,4 +1,4 @@
-type Json = Record<string, unknown>;
+import type { Json } from '@xle/documents';
 
 /** The spec's Ledger object; `destroyed_coins` only in the ledgers list. Pure. */
 export function shapeLedger(doc: Json, options: { withDestroyed?: boolean } = {}): Json {
@@ -20,4 +20,10 @@ export function shapeLedger(doc: Json, options: { withDestroyed?: boolean } = {}
   if (options.withDestroyed === true) out.destroyed_coins = doc.destroyed_coins;
   for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
   return out;
+}
+
+/** The spec's latest-ledgers answer: the newest ledger's index and the ledgers, newest first (pure). */
+export function shapeLatestLedgers(docs: readonly Json[]): Json {
+  const ledgers = docs.map((doc) => shapeLedger(doc, { withDestroyed: true }));
+  return { current_ledger: ledgers[0]?.ledger_index ?? null, ledgers };
 }

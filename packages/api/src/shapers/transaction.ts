@@ -1,8 +1,13 @@
 import { deriveAddress } from 'xrpl';
-import { labelOf, type Labels } from '../labels.js';
-import { AMOUNT_FIELDS, rawAmount, type AmountDoc } from '@xle/documents';
+import { AMOUNT_FIELDS, rawAmount, type AmountDoc, type Json } from '@xle/documents';
+import { labelOf, type Labels } from './labels.js';
 
-type Json = Record<string, unknown>;
+/** What shaping transactions needs besides their documents (see enrich/transactions.ts). */
+export interface TransactionContext {
+  labels: Labels;
+  /** Amendment id to name, for EnableAmendment pseudo-transactions. */
+  amendmentNames: ReadonlyMap<string, string>;
+}
 
 function isAmountDoc(value: unknown): value is AmountDoc {
   return typeof value === 'object' && value !== null && 'native' in value && '_currency' in value;
@@ -54,4 +59,9 @@ export function shapeTransaction(
     }
   }
   return out;
+}
+
+/** Transaction documents shaped with what the enrichment step fetched (pure). */
+export function shapeTransactions(docs: readonly Json[], context: TransactionContext): Json[] {
+  return docs.map((doc) => shapeTransaction(doc, context.labels, context.amendmentNames));
 }

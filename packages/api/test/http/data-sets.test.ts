@@ -3,20 +3,10 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { encodeNodePublic } from 'xrpl';
 import { createLogger, indexName } from '@xle/core';
-import {
-  crawlNodes,
-  DEFAULT_SCORE_CONFIG,
-  directoryTomlSource,
-  importNames,
-  importWalletKyc,
-  JOB_NAMES,
-  RippledSource,
-  runJob,
-  snapshotNetwork,
-} from '@xle/ingester';
-import { makeTomlDir, readFixture, ReplayRippled, TOML_FIXTURE } from '@xle/test-helpers';
+import { crawlNodes, importNames, importWalletKyc, RippledSource, snapshotNetwork } from '@xle/ingester';
+import { readFixture, ReplayRippled, TOML_FIXTURE } from '@xle/test-helpers';
 import { TOKEN_SORTS } from '../../src/routes/tokens.js';
-import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
+import { engineOf, getJson, loadedIndices, runAllJobs, serve } from '../fixtures/serve.js';
 
 const RICHEST = 'rUzWJkXyEtT8ekSSxkBYPqCvHpngcy6Fks';
 const OTHER = 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y';
@@ -28,9 +18,8 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
   const notReady = await getJson(`${base}/fact/XRP`);
   t.equal(notReady.status, 503);
   t.match(notReady.body, { error: { code: 'DATA_NOT_READY', message: /pnpm ingest facts/ } });
-  const tokens = { toml: directoryTomlSource(makeTomlDir()), tomlMaxAgeMs: 3600_000, score: DEFAULT_SCORE_CONFIG };
-  for (const name of JOB_NAMES) await runJob({ ...target, logger: createLogger('test', 'silent'), tokens }, name);
-  await importNames(target.client, target.naming, 'test', [{ account: RICHEST, name: 'Richest in the fixtures' }]);
+  await runAllJobs(target);
+  await importNames(engineOf(target), 'test', [{ account: RICHEST, name: 'Richest in the fixtures' }]);
   // The job-run record is cached for 5 s per engine; a fresh app sees the runs at once.
   const url = await serve(t, target);
 
@@ -245,7 +234,7 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       await source.close();
       await rippled.stop();
     });
-    const taken = await snapshotNetwork(target.client, target.naming, source, rippled.url);
+    const taken = await snapshotNetwork(engineOf(target), source, rippled.url);
     t.same(
       taken.map((s) => s._id),
       ['fee.26575101', 'server_info.94084608'],
@@ -259,7 +248,7 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       info: { build_version: '1.12.0', validated_ledger: { seq: 94084608 }, peers: 22 },
     });
     t.same((await getJson(`${fresh}/network/server_versions`)).body, ['1.12.0']);
-    await snapshotNetwork(target.client, target.naming, source, rippled.url);
+    await snapshotNetwork(engineOf(target), source, rippled.url);
     t.equal(
       (await target.client.count({ index: indexName(target.naming, 'network') })).count,
       2,
@@ -279,7 +268,7 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
     t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const seed = `http://127.0.0.1:${(server.address() as AddressInfo).port}/crawl`;
     // Depth 1 also asks each peer's own /crawl: none is reachable from here, and each failure is counted.
-    const result = await crawlNodes(target.client, target.naming, [seed], {
+    const result = await crawlNodes(engineOf(target), [seed], {
       depth: 1,
       maxServers: 50,
       timeoutMs: 300,
@@ -321,7 +310,7 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       status: 503,
       body: { error: { code: 'DATA_NOT_READY', message: /pnpm kyc import/ } },
     });
-    await importWalletKyc(target.client, target.naming, 'test', [{ account: RICHEST, kycApproved: true }]);
+    await importWalletKyc(engineOf(target), 'test', [{ account: RICHEST, kycApproved: true }]);
     const fresh = await serve(t, target);
     t.same((await getJson(`${fresh}/account/${RICHEST}/walletkyc`)).body, { account: RICHEST, kycApproved: true });
     t.same((await getJson(`${fresh}/account/${OTHER}/walletkyc`)).body, { account: OTHER, kycApproved: false });

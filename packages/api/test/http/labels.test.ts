@@ -2,7 +2,7 @@ import t from 'tap';
 import { indexName, type IndexKind } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
 import { Engine } from '../../src/engine.js';
-import { lookupLabels } from '../../src/labels.js';
+import { lookupLabels } from '../../src/enrich/labels.js';
 
 /** The real engine module, counting the lookups it sends. */
 class CountingEngine extends Engine {

@@ -1,20 +1,26 @@
 import { join } from 'node:path';
 import t from 'tap';
-import { createLogger, fixturesDir, indexName } from '@xle/core';
+import { fixturesDir, indexName } from '@xle/core';
 import {
   loadValidatorList,
   manifestFromStream,
+  type ManifestStreamMessage,
   parseValidation,
   runValidatorsJob,
   ValidationStore,
-  verifyValidatorList,
-  type ManifestStreamMessage,
   type ValidationStreamMessage,
+  verifyValidatorList,
 } from '@xle/ingester';
-import { createTestValidator, manifestMessage, readAllDocuments, signValidation } from '@xle/test-helpers';
-import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
+import {
+  createTestValidator,
+  DECODED_RIPPLED_2_3_0,
+  manifestMessage,
+  readAllDocuments,
+  signValidation,
+} from '@xle/test-helpers';
+import { engineOf, getJson, loadedIndices, serve } from '../fixtures/serve.js';
+import type { Json } from '@xle/documents';
 
-type Json = Record<string, unknown>;
 const alice = createTestValidator('validators-http/alice', { domain: 'alice.example' });
 /** A listed validator of the real vl.ripple.com list (sequence 60). */
 const LISTED = 'nHUFE9prPXPrHcG3SkwP1UzAQbSphqyQkQK9ATXLZsfkezhhda3p';
@@ -50,13 +56,13 @@ t.test('validator routes', async (t) => {
     ),
   );
   const manifest = manifestFromStream(manifestMessage(alice) as unknown as ManifestStreamMessage);
-  await new ValidationStore(target.client, target.naming).write(validations, [
+  await new ValidationStore(engineOf(target)).write(validations, [
     { ...manifest, received_at: '2025-02-12T00:00:00.000Z' },
   ]);
   const list = verifyValidatorList(await loadValidatorList(join(fixturesDir, 'validators/xrpl-dev-portal/vl.json')), {
     allowExpired: true,
   });
-  await runValidatorsJob({ ...target, logger: createLogger('test', 'silent') }, { name: 'vl.ripple.com', list });
+  await runValidatorsJob({ engine: engineOf(target) }, { name: 'vl.ripple.com', list });
   const url = await serve(t, target);
   const newest = ledgers.reduce((a, b) => (a.ledger_index > b.ledger_index ? a : b));
 
@@ -88,14 +94,7 @@ t.test('validator routes', async (t) => {
           verified: true,
           verification_message: 'master and ephemeral signatures verified',
         },
-        server_version: {
-          implementation: 'rippled',
-          major: 2,
-          minor: 3,
-          patch: 0,
-          version: '2.3.0',
-          version_full: 'rippled-2.3.0',
-        },
+        server_version: DECODED_RIPPLED_2_3_0,
         votes: { amendments: [AMENDMENT] },
         domain: 'alice.example',
         domain_legacy: null,

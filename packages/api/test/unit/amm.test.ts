@@ -1,5 +1,6 @@
 import t from 'tap';
-import { auctionTimeInterval, poolSide, rippledTimeText, shapeAmmInfo, shapeAmmPool } from '../../src/routes/amm.js';
+import { auctionTimeInterval, rippledTimeText } from '@xle/documents';
+import { poolSide, shapeAmmInfo, shapeAmmPool } from '../../src/shapers/amm.js';
 
 const AMM = 'rP5J7x4HyHKQUUfrfzvuq28iLwiKPf7yv5';
 const ISSUER = 'rwCq6TENSo3Hh9LKipXnLaxaeXBXKubqki';

@@ -2,7 +2,7 @@ import t from 'tap';
 import { BadRequestError } from '@xle/core';
 import { buildLedgerTxQuery, buildTxLookup } from '../../src/queries/lookups.js';
 import { buildAccountTxQuery, decodeMarker, encodeMarker } from '../../src/queries/transactions.js';
-import { obligationsOf, trustLineOf } from '../../src/routes/accounts.js';
+import { obligationsOf, trustLineOf } from '@xle/documents';
 import { accountSettings } from '../../src/shapers/account.js';
 import { shapeLedger } from '../../src/shapers/ledger.js';
 import { shapeTransaction } from '../../src/shapers/transaction.js';
@@ -169,7 +169,7 @@ t.test('obligations are added exactly', async (t) => {
 });
 
 t.test('NFT flags and page owners', async (t) => {
-  const { parseNftFlags, pageOwner } = await import('../../src/routes/nfts.js');
+  const { parseNftFlags, pageOwner } = await import('@xle/documents');
   t.same(parseNftFlags(0), []);
   t.same(parseNftFlags(0x0b), ['tfBurnable', 'tfOnlyXRP', 'tfTransferable']);
   t.equal(

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { compareVersionsDesc } from '../../src/routes/data-sets.js';
+import { compareVersionsDesc } from '../../src/shapers/data-sets.js';
 
 t.test('rippled versions, newest first', async (t) => {
   const versions = [

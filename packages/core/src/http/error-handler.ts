@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { mapEngineError } from '../engine-errors.js';
+import { mapEngineError } from '../engine/error-mapping.js';
 import { AppError, ErrorCode, toErrorBody } from '../errors.js';
 import type { Logger } from '../logger.js';
 

@@ -1,14 +1,18 @@
 import type { TObject, TSchema } from 'typebox';
+import type { AnyRoute } from './route.js';
 
-type Json = Record<string, unknown>;
+/** A JSON Schema or OpenAPI object, as written into the document. */
+export type OpenApiObject = Record<string, unknown>;
 
 /** A plain JSON Schema copy of a TypeBox schema (its own `~` keys removed), for OpenAPI documents. */
-export function plainSchema(schema: TSchema): Json {
-  return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key.startsWith('~') ? undefined : value))) as Json;
+export function plainSchema(schema: TSchema): OpenApiObject {
+  return JSON.parse(
+    JSON.stringify(schema, (key, value: unknown) => (key.startsWith('~') ? undefined : value)),
+  ) as OpenApiObject;
 }
 
 /** The one error body every API answers with (see errorHandler). */
-export const ERROR_BODY_SCHEMA: Json = {
+export const ERROR_BODY_SCHEMA: OpenApiObject = {
   type: 'object',
   required: ['error'],
   properties: {
@@ -21,12 +25,12 @@ export const ERROR_BODY_SCHEMA: Json = {
 };
 
 /** An OpenAPI response answered with the shared error body (components.schemas.ErrorBody). */
-export function errorResponse(description: string): Json {
+export function errorResponse(description: string): OpenApiObject {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
 }
 
 /** OpenAPI parameter objects for each property of a path or query schema (path ones are required). */
-export function openApiParameters(where: 'path' | 'query', object: TObject): Json[] {
+export function openApiParameters(where: 'path' | 'query', object: TObject): OpenApiObject[] {
   const required = new Set((object.required as string[] | undefined) ?? []);
   return Object.entries(object.properties as Record<string, TSchema>).map(([name, schema]) => {
     const { description, ...rest } = plainSchema(schema);
@@ -38,4 +42,74 @@ export function openApiParameters(where: 'path' | 'query', object: TObject): Jso
       schema: rest,
     };
   });
+}
+
+/** `get` + `/account/{ACCOUNT}/transactions` → `getAccountACCOUNTTransactions`. */
+function operationId(method: string, path: string): string {
+  return `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`;
+}
+
+export interface OpenApiOptions {
+  info: { title: string; version: string; description: string };
+  /** The router prefix the routes are mounted under, e.g. `/api/v1`. */
+  prefix: string;
+  /** Statuses every route may answer besides 200, unless it declares its own. */
+  errors: Readonly<Record<string, string>>;
+}
+
+/** The operation of one route: parameters, body, answers, from the schemas that validate it. */
+function operationOf(route: AnyRoute, errors: Readonly<Record<string, string>>): OpenApiObject {
+  const parameters = [
+    ...(route.params === undefined ? [] : openApiParameters('path', route.params)),
+    ...(route.query === undefined ? [] : openApiParameters('query', route.query)),
+  ];
+  const schema = plainSchema(route.response);
+  const produces = route.produces ?? ['application/json'];
+  const content = Object.fromEntries(
+    produces.map((type) => [type, { schema: type === 'application/json' ? schema : {} }]),
+  );
+  const responses: OpenApiObject = { '200': { description: 'OK', content } };
+  for (const [status, description] of Object.entries(route.errors ?? errors))
+    responses[status] = errorResponse(description);
+  const notes = [
+    route.description,
+    route.dataSet === undefined
+      ? undefined
+      : `Answers 503 DATA_NOT_READY until the ${route.dataSet.name ?? route.dataSet.job} data set is computed.`,
+  ].filter((n) => n !== undefined);
+  return {
+    summary: route.summary,
+    ...(notes.length === 0 ? {} : { description: notes.join(' ') }),
+    tags: route.tags,
+    operationId: operationId(route.method, route.path),
+    parameters,
+    ...(route.body === undefined
+      ? {}
+      : { requestBody: { required: true, content: { 'application/json': { schema: plainSchema(route.body) } } } }),
+    responses,
+  };
+}
+
+/** The path items of declared routes, keyed by their full path. */
+export function openApiPaths(
+  routes: readonly AnyRoute[],
+  options: Pick<OpenApiOptions, 'prefix' | 'errors'>,
+): Record<string, OpenApiObject> {
+  const paths: Record<string, OpenApiObject> = {};
+  for (const route of routes) {
+    const path = `${options.prefix}${route.path}`;
+    paths[path] = { ...(paths[path] ?? {}), [route.method]: operationOf(route, options.errors) };
+  }
+  return paths;
+}
+
+/** OpenAPI 3.1, generated from the same TypeBox schemas that validate requests. */
+export function buildOpenApi(routes: readonly AnyRoute[], options: OpenApiOptions): OpenApiObject {
+  return {
+    openapi: '3.1.0',
+    info: options.info,
+    servers: [{ url: '/' }],
+    paths: openApiPaths(routes, options),
+    components: { schemas: { ErrorBody: ERROR_BODY_SCHEMA } },
+  };
 }

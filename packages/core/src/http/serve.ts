@@ -1,15 +1,17 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Client } from '@elastic/elasticsearch';
+import type Koa from 'koa';
+import { engineUrl, loadConfig, type Config } from '../config.js';
+import { createEngineClient, type Client } from '../engine/client.js';
 import { ErrorCode } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 
 export interface RunningServer {
   server: Server;
   url: string;
   /**
    * Stops accepting connections, lets in-flight requests finish (closing any still running after
-   * `graceMs`), then closes the engine client.
+   * `graceMs`), then runs `closeAfter` (the engine client's close).
    */
   close: (graceMs?: number) => Promise<void>;
 }
@@ -45,8 +47,8 @@ export interface ListenOptions {
   host: string;
   port: number;
   logger: Logger;
-  /** Closed after the HTTP server, once in-flight requests are done. */
-  client: Client;
+  /** Runs after the HTTP server is closed and in-flight requests are done (closes the engine client). */
+  closeAfter: () => Promise<void>;
 }
 
 /**
@@ -55,7 +57,7 @@ export interface ListenOptions {
  */
 export async function listen(
   listener: RequestListener,
-  { host, port, logger, client }: ListenOptions,
+  { host, port, logger, closeAfter }: ListenOptions,
 ): Promise<RunningServer> {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
   server.headersTimeout = 10_000;
@@ -86,8 +88,8 @@ export async function listen(
       });
       clearTimeout(deadline);
       // The engine client waits for its own requests; past the deadline nobody waits for their answers.
-      if (expired) void client.close().catch(() => undefined);
-      else await client.close();
+      if (expired) void closeAfter().catch(() => undefined);
+      else await closeAfter();
     },
   };
 }
@@ -106,4 +108,67 @@ export function closeOnSignals(running: RunningServer, logger: Logger): void {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** What an HTTP app of the product is built from. */
+export interface AppDeps {
+  config: Config;
+  client: Client;
+  logger: Logger;
+}
+
+/**
+ * Serves one app of the product on `port`: one engine client, the app, the listening server (its
+ * close closes the client too). The API and the search API alone both start this way.
+ */
+export async function startHttpServer(
+  name: string,
+  config: Config,
+  port: number,
+  createApp: (deps: AppDeps) => Koa,
+  logger: Logger = createLogger(name, config.log.level),
+): Promise<RunningServer> {
+  const client = createEngineClient(config);
+  const app = createApp({ config, client, logger });
+  const running = await listen(app.callback(), {
+    host: config.api.host,
+    port,
+    logger,
+    closeAfter: () => client.close(),
+  });
+  logger.info({ url: running.url, engine: engineUrl(config), network: config.network }, `${name} listening`);
+  return running;
+}
+
+/** True when `moduleUrl` (a module's import.meta.url) is the script node was started with. */
+function isMainModule(moduleUrl: string): boolean {
+  return process.argv[1] !== undefined && moduleUrl === new URL(`file://${process.argv[1]}`).href;
+}
+
+export type StartServer = (config: Config, logger?: Logger) => Promise<RunningServer>;
+
+/**
+ * A server's entry point: returns the function that starts it (for tests and other processes),
+ * and when the module is the script node was started with, serves it with the loaded
+ * configuration until SIGTERM / SIGINT.
+ */
+export function serverEntry(
+  moduleUrl: string,
+  name: string,
+  portOf: (config: Config) => number,
+  createApp: (deps: AppDeps) => Koa,
+): StartServer {
+  const start: StartServer = (config, logger) => startHttpServer(name, config, portOf(config), createApp, logger);
+  if (isMainModule(moduleUrl)) {
+    const config = loadConfig();
+    const logger = createLogger(name, config.log.level);
+    start(config, logger).then(
+      (running) => closeOnSignals(running, logger),
+      (error: unknown) => {
+        logger.error({ err: error }, `${name} could not start`);
+        process.exit(1);
+      },
+    );
+  }
+  return start;
 }

@@ -1,29 +1,67 @@
-import type { TSchema } from 'typebox';
+import Type, { type Static, type TObject, type TSchema } from 'typebox';
 import Compile from 'typebox/compile';
 import { BadRequestError, ErrorCode } from '../errors.js';
 
 export type InputPart = 'path' | 'query' | 'body';
 
+interface ValidationError {
+  instancePath: string;
+  message: string;
+  keyword: string;
+  params: unknown;
+}
+
 interface Checker {
   Default(value: unknown): unknown;
   Convert(value: unknown): unknown;
   Check(value: unknown): boolean;
-  Errors(value: unknown): { instancePath: string; message: string; keyword: string; params: unknown }[];
+  Errors(value: unknown): ValidationError[];
 }
 
-function parameterName(where: InputPart, error: { instancePath: string; keyword: string; params: unknown }): string {
+/**
+ * A rule between fields of one request part (`from` not after `to`), checked with the schema
+ * after every field is valid. It names the parameter a failure is reported on.
+ */
+export interface InputRule<T> {
+  parameter: string;
+  /** Why a value is refused, e.g. `after "to"`. */
+  message: string;
+  check: (value: T) => boolean;
+}
+
+/** The refusal text of a cross-field rule carries its parameter; validate() unpacks it. */
+const RULE_PREFIX = 'rule:';
+
+/** A schema with cross-field rules, still one schema: the OpenAPI document describes its fields. */
+export function withRules<T extends TObject>(schema: T, rules: readonly InputRule<Static<T>>[]): T {
+  let refined: TSchema = schema;
+  for (const rule of rules)
+    refined = Type.Refine(
+      refined as T,
+      (value) => rule.check(value as Static<T>),
+      () => `${RULE_PREFIX}${JSON.stringify({ parameter: rule.parameter, message: rule.message })}`,
+    );
+  return refined as T;
+}
+
+function ruleOf(error: ValidationError): { parameter: string; message: string } | undefined {
+  if (error.keyword !== '~refine' || !error.message.startsWith(RULE_PREFIX)) return undefined;
+  return JSON.parse(error.message.slice(RULE_PREFIX.length)) as { parameter: string; message: string };
+}
+
+function parameterName(where: InputPart, error: ValidationError): string {
   if (error.keyword === 'additionalProperties') {
     const extra = (error.params as { additionalProperties?: string[] }).additionalProperties;
     return extra?.[0] ?? where;
   }
   if (error.keyword === 'required')
     return (error.params as { requiredProperties?: string[] }).requiredProperties?.[0] ?? where;
-  return error.instancePath.replace(/^\//, '').split('/')[0] || where;
+  return ruleOf(error)?.parameter ?? (error.instancePath.replace(/^\//, '').split('/')[0] || where);
 }
 
 /** Validates one part of the request; throws a 400 naming the offending parameter. */
-function check(where: InputPart, checker: Checker, raw: Record<string, unknown>): unknown {
-  const value = checker.Convert(checker.Default({ ...raw }));
+function check(where: InputPart, checker: Checker, raw: unknown): unknown {
+  const value = checker.Convert(checker.Default(typeof raw === 'object' && raw !== null ? { ...raw } : raw));
   if (checker.Check(value)) return value;
   const errors = checker.Errors(value).filter((e) => e.keyword !== 'boolean');
   const first = errors[0];
@@ -37,19 +75,21 @@ function check(where: InputPart, checker: Checker, raw: Record<string, unknown>)
     );
   }
   const name = first === undefined ? where : parameterName(where, first);
+  const reason = first === undefined ? 'not valid' : (ruleOf(first)?.message ?? first.message);
   throw new BadRequestError(
-    `Invalid ${where} parameter "${name}": ${first?.message ?? 'not valid'}.`,
-    { parameter: name, in: where, value: raw[name] },
+    `Invalid ${where} parameter "${name}": ${reason}.`,
+    { parameter: name, in: where, value: (raw as Record<string, unknown> | undefined)?.[name] },
     ErrorCode.InvalidParameter,
   );
 }
 
 /**
  * Compiles a TypeBox schema of one request part into a validator that applies defaults and the
- * explicit string-to-number conversion, and throws a 400 naming the offending parameter:
- * UNKNOWN_PARAMETER for a key the schema does not list, INVALID_PARAMETER otherwise.
+ * explicit string-to-number conversion, checks cross-field rules, and returns the typed value or
+ * throws a 400 naming the offending parameter: UNKNOWN_PARAMETER for a key the schema does not
+ * list, INVALID_PARAMETER otherwise.
  */
-export function compileValidator(where: InputPart, schema: TSchema): (raw: Record<string, unknown>) => unknown {
+export function compileValidator<T extends TSchema>(where: InputPart, schema: T): (raw: unknown) => Static<T> {
   const checker = Compile(schema) as unknown as Checker;
-  return (raw) => check(where, checker, raw);
+  return (raw) => check(where, checker, raw) as Static<T>;
 }

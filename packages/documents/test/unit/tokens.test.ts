@@ -3,17 +3,16 @@ import t from 'tap';
 import { getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import {
   currencyHex,
+  type ExchangeSide,
   exchangesOf,
+  type Json,
   normalizeLedger,
   tokenId,
   tokensTouched,
   trustLineFields,
   trustLineSides,
-  type ExchangeSide,
 } from '../../src/index.js';
 import { listFixtureLedgers, readFixture } from '@xle/test-helpers';
-
-type Json = Record<string, unknown>;
 
 const ISSUER = 'rMwjYedjc7qqtKYVLiAccJSmCwih4LnE2q';
 const HOLDER = 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y';

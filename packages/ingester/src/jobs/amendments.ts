@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Client, type IndexNaming, indexName, repoRoot } from '@xle/core';
+import { repoRoot } from '@xle/core';
 import { FIXED_OBJECT_IDS, rippleTimeToIso } from '@xle/documents';
-import { scanHits, type AsOf, type DataSetDocument } from './data-set.js';
+import type { IngestEngine } from '../engine/ingest-engine.js';
+import type { AsOf, DataSetDocument } from './data-set.js';
 
 /** One entry of the bundled list (`packages/ingester/data/amendments.json`, `pnpm amendments:bundle`). */
 export interface KnownAmendment {
@@ -137,11 +138,9 @@ export interface AmendmentVotes {
  * The votes of the validators data set (`pnpm ingest validators`): each active validator on the
  * verified list and the amendments of its newest validation. Undefined until that job has run.
  */
-export async function readAmendmentVotes(client: Client, naming: IndexNaming): Promise<AmendmentVotes | undefined> {
-  const index = indexName(naming, 'validators');
+export async function readAmendmentVotes(engine: IngestEngine): Promise<AmendmentVotes | undefined> {
   const votes: AmendmentVotes = { validators: 0, counts: new Map() };
-  const trusted = scanHits<{ votes?: { amendments?: string[] } }>(client, {
-    index,
+  const trusted = engine.scan<{ votes?: { amendments?: string[] } }>('validators', {
     ignore_unavailable: true,
     query: { bool: { filter: [{ term: { active: true } }, { exists: { field: 'unl' } }] } },
     sort: [{ master_key: 'asc' }],
@@ -157,12 +156,10 @@ export async function readAmendmentVotes(client: Client, naming: IndexNaming): P
 
 /** Reads what `buildAmendmentDocs` needs from the indexed transactions and ledger objects. */
 export async function readAmendmentSources(
-  client: Client,
-  naming: IndexNaming,
+  engine: IngestEngine,
 ): Promise<{ transactions: EnableAmendmentTx[]; entry: AmendmentsEntry | undefined }> {
   const transactions: EnableAmendmentTx[] = [];
-  const enabling = scanHits<EnableAmendmentTx>(client, {
-    index: indexName(naming, 'transactions'),
+  const enabling = engine.scan<EnableAmendmentTx>('transactions', {
     query: {
       bool: {
         filter: [
@@ -175,10 +172,7 @@ export async function readAmendmentSources(
     _source: ['Amendment', 'Flags', 'ledger_index', 'hash', '_date'],
   });
   for await (const hit of enabling) if (hit._source !== undefined) transactions.push(hit._source);
-  const found = await client.get<AmendmentsEntry & { deleted?: boolean }>(
-    { index: indexName(naming, 'objects'), id: FIXED_OBJECT_IDS.Amendments },
-    { ignore: [404] },
-  );
-  const entry = found.found && found._source?.deleted !== true ? found._source : undefined;
+  const found = await engine.get<AmendmentsEntry & { deleted?: boolean }>('objects', FIXED_OBJECT_IDS.Amendments);
+  const entry = found?.deleted !== true ? found : undefined;
   return { transactions, entry };
 }

@@ -1,6 +1,5 @@
 import BigNumber from 'bignumber.js';
-import type { Client, IndexNaming } from '@xle/core';
-import { indexName } from '@xle/core';
+import type { IngestEngine } from '../engine/ingest-engine.js';
 import type { AsOf, DataSetDocument } from './data-set.js';
 
 /** How many accounts the rich list keeps (the spec: top 10,000). */
@@ -42,15 +41,9 @@ export function buildBalanceDocs(
  * tied with the last one, so the exact ranking by drops in `buildBalanceDocs` cannot miss an
  * account that the rounding of doubles placed just outside.
  */
-export async function readTopBalances(
-  client: Client,
-  naming: IndexNaming,
-  size = RICH_LIST_SIZE,
-): Promise<AccountBalance[]> {
-  const index = indexName(naming, 'accounts');
+export async function readTopBalances(engine: IngestEngine, size = RICH_LIST_SIZE): Promise<AccountBalance[]> {
   const live = { bool: { filter: [{ term: { deleted: false } }, { exists: { field: 'Balance._value' } }] } };
-  const found = await client.search<{ Account: string; Balance: { value: string; _value: number } }>({
-    index,
+  const found = await engine.search<{ Account: string; Balance: { value: string; _value: number } }>('accounts', {
     query: live,
     sort: [{ 'Balance._value': 'desc' }, { Account: 'asc' }],
     size,
@@ -60,8 +53,7 @@ export async function readTopBalances(
   const last = hits[hits.length - 1];
   const seen = new Set(hits.map((h) => h.Account));
   if (last !== undefined && hits.length === size) {
-    const ties = await client.search<{ Account: string; Balance: { value: string; _value: number } }>({
-      index,
+    const ties = await engine.search<{ Account: string; Balance: { value: string; _value: number } }>('accounts', {
       query: { bool: { filter: [...live.bool.filter, { term: { 'Balance._value': last.Balance._value } }] } },
       size: 10_000,
       _source: ['Account', 'Balance.value', 'Balance._value'],

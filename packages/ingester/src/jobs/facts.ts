@@ -1,5 +1,4 @@
 import BigNumber from 'bignumber.js';
-import { type Client, type IndexNaming, indexName } from '@xle/core';
 import {
   bracketName,
   LISTED_OBJECT_TYPES,
@@ -7,7 +6,8 @@ import {
   XRP_BRACKETS,
   type FactNamespace,
 } from '@xle/documents';
-import { scanHits, type AsOf, type DataSetDocument } from './data-set.js';
+import type { IngestEngine } from '../engine/ingest-engine.js';
+import type { AsOf, DataSetDocument } from './data-set.js';
 
 /** What the facts job reads from the engine (all of it aggregations over the indexed state). */
 export interface FactInputs {
@@ -79,13 +79,10 @@ interface CountAgg {
 }
 
 /** Reads the facts' inputs with aggregations over the indexed accounts and ledger objects. */
-export async function readFactInputs(client: Client, naming: IndexNaming, asOf: AsOf): Promise<FactInputs> {
-  const objects = indexName(naming, 'objects');
-  const accounts = indexName(naming, 'accounts');
+export async function readFactInputs(engine: IngestEngine, asOf: AsOf): Promise<FactInputs> {
   const rippleNow = Math.floor(Date.parse(asOf.close_time) / 1000) - RIPPLE_EPOCH_OFFSET;
   const [objectAggs, accountAggs, slotsActive] = await Promise.all([
-    client.search({
-      index: objects,
+    engine.search('objects', {
       size: 0,
       query: { bool: { filter: [live] } },
       aggs: {
@@ -116,8 +113,7 @@ export async function readFactInputs(client: Client, naming: IndexNaming, asOf: 
         },
       },
     }),
-    client.search({
-      index: accounts,
+    engine.search('accounts', {
       size: 0,
       track_total_hits: true,
       query: { bool: { filter: [live] } },
@@ -136,7 +132,7 @@ export async function readFactInputs(client: Client, naming: IndexNaming, asOf: 
         amm: { filter: { exists: { field: 'AMMID' } }, aggs: { xrp: { sum: { field: 'Balance._value' } } } },
       },
     }),
-    countActiveAuctionSlots(client, objects, rippleNow),
+    countActiveAuctionSlots(engine, rippleNow),
   ]);
   const o = objectAggs.aggregations as Record<string, unknown>;
   const a = accountAggs.aggregations as Record<string, unknown>;
@@ -169,10 +165,9 @@ export async function readFactInputs(client: Client, naming: IndexNaming, asOf: 
  * AMMs whose auction slot expires after `now`. AuctionSlot is a flattened field, which ranges
  * compare as text, so the expirations are read and compared here, a page of pools at a time.
  */
-async function countActiveAuctionSlots(client: Client, index: string, now: number): Promise<number> {
+async function countActiveAuctionSlots(engine: IngestEngine, now: number): Promise<number> {
   let active = 0;
-  const slots = scanHits<{ AuctionSlot?: { Expiration?: number } }>(client, {
-    index,
+  const slots = engine.scan<{ AuctionSlot?: { Expiration?: number } }>('objects', {
     query: {
       bool: { filter: [live, { term: { LedgerEntryType: 'AMM' } }, { exists: { field: 'AuctionSlot.Account' } }] },
     },

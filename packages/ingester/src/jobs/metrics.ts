@@ -1,8 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Client, IndexNaming } from '@xle/core';
-import { indexName } from '@xle/core';
+import type { CompositePage, IndexKind } from '@xle/core';
 import { AMM_TRANSACTION_TYPES, type MetricId } from '@xle/documents';
-import { compositeBuckets, type AsOf, type CompositePage, type DataSetDocument } from './data-set.js';
+import type { IngestEngine } from '../engine/ingest-engine.js';
+import type { AsOf, DataSetDocument } from './data-set.js';
 
 /** Per-day counts read from the engine; `day` is `YYYY-MM-DD` (UTC). */
 export interface DailyInputs {
@@ -58,15 +58,15 @@ export function buildMetricDocs(inputs: DailyInputs, asOf: AsOf): DataSetDocumen
 
 /** Pages a composite aggregation to the end, handing each bucket to `each`. */
 async function forEachComposite(
-  client: Client,
-  index: string,
+  engine: IngestEngine,
+  kind: IndexKind,
   sources: Record<string, estypes.AggregationsCompositeAggregationSource>[],
   each: (key: Record<string, unknown>, bucket: Record<string, unknown>) => void,
   aggs?: Record<string, estypes.AggregationsAggregationContainer>,
 ): Promise<void> {
-  const buckets = compositeBuckets(
-    client,
-    { index },
+  const buckets = engine.composite(
+    kind,
+    {},
     (page) => ({ pages: { composite: { ...page, sources }, ...(aggs === undefined ? {} : { aggs }) } }),
     (found) => found.pages as CompositePage | undefined,
   );
@@ -79,7 +79,7 @@ const daily = (field: string): estypes.AggregationsCompositeAggregationSource =>
 });
 
 /** Reads the per-day counts with composite aggregations, so any length of history pages through. */
-export async function readDailyInputs(client: Client, naming: IndexNaming): Promise<DailyInputs> {
+export async function readDailyInputs(engine: IngestEngine): Promise<DailyInputs> {
   const transactions: DailyInputs['transactions'] = new Map();
   const dayOfTx = (day: string): NonNullable<ReturnType<DailyInputs['transactions']['get']>> => {
     let entry = transactions.get(day);
@@ -89,10 +89,9 @@ export async function readDailyInputs(client: Client, naming: IndexNaming): Prom
     }
     return entry;
   };
-  const txIndex = indexName(naming, 'transactions');
   await forEachComposite(
-    client,
-    txIndex,
+    engine,
+    'transactions',
     [{ day: daily('_date') }, { type: { terms: { field: 'TransactionType' } } }],
     (key, bucket) => {
       const entry = dayOfTx(dayOf(key.day));
@@ -103,8 +102,8 @@ export async function readDailyInputs(client: Client, naming: IndexNaming): Prom
     },
   );
   await forEachComposite(
-    client,
-    txIndex,
+    engine,
+    'transactions',
     [{ day: daily('_date') }, { result: { terms: { field: 'meta.TransactionResult' } } }],
     (key, bucket) => {
       dayOfTx(dayOf(key.day)).results[String(key.result)] = Number(bucket.doc_count);
@@ -112,8 +111,8 @@ export async function readDailyInputs(client: Client, naming: IndexNaming): Prom
   );
   const ledgers: DailyInputs['ledgers'] = new Map();
   await forEachComposite(
-    client,
-    indexName(naming, 'ledgers'),
+    engine,
+    'ledgers',
     [{ day: daily('close_time_human') }],
     (key, bucket) => {
       const value = (name: string): number => Number((bucket[name] as { value: number | null }).value ?? 0);
@@ -131,7 +130,7 @@ export async function readDailyInputs(client: Client, naming: IndexNaming): Prom
     },
   );
   const accountsCreated: DailyInputs['accountsCreated'] = new Map();
-  await forEachComposite(client, indexName(naming, 'accounts'), [{ day: daily('inception') }], (key, bucket) => {
+  await forEachComposite(engine, 'accounts', [{ day: daily('inception') }], (key, bucket) => {
     accountsCreated.set(dayOf(key.day), Number(bucket.doc_count));
   });
   return { transactions, ledgers, accountsCreated };

@@ -1,9 +1,7 @@
-import type { Client, IndexNaming } from '@xle/core';
-import { indexName } from '@xle/core';
+import type { Json } from '@xle/documents';
+import type { IngestEngine } from '../engine/ingest-engine.js';
 import type { RippledSource } from '../sources/rippled.js';
-import { recordJobRun } from './data-set.js';
-
-type Json = Record<string, unknown>;
+import { recordJobRun, writeDocuments } from './data-set.js';
 
 export interface NetworkSnapshot {
   _id: string;
@@ -44,19 +42,14 @@ export function buildNetworkSnapshots(fee: Json, serverInfo: Json, server: strin
 
 /** Takes one snapshot of rippled's `fee` and `server_info` into the network index. */
 export async function snapshotNetwork(
-  client: Client,
-  naming: IndexNaming,
+  engine: IngestEngine,
   rippled: RippledSource,
   server: string,
 ): Promise<NetworkSnapshot[]> {
   const [fee, serverInfo] = await Promise.all([rippled.command('fee'), rippled.command('server_info')]);
   const snapshots = buildNetworkSnapshots(fee, serverInfo, server, new Date().toISOString());
-  const response = await client.bulk({
-    operations: snapshots.flatMap((s) => [{ index: { _index: indexName(naming, 'network'), _id: s._id } }, s.doc]),
-    refresh: true,
-  });
-  if (response.errors) throw new Error('the network index refused a snapshot');
-  await recordJobRun(client, naming, {
+  await writeDocuments(engine, 'network', snapshots);
+  await recordJobRun(engine, {
     job: 'network',
     ledger_index: snapshots[1]?.doc.ledger_index ?? 0,
     documents: snapshots.length,

@@ -1,11 +1,10 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { encodeNodePublic } from 'xrpl';
-import type { Client, IndexNaming, Logger } from '@xle/core';
-import { indexName } from '@xle/core';
-import { recordJobRun } from './data-set.js';
-
-type Json = Record<string, unknown>;
+import type { Logger } from '@xle/core';
+import type { Json } from '@xle/documents';
+import type { IngestEngine } from '../engine/ingest-engine.js';
+import { recordJobRun, writeDocuments } from './data-set.js';
 
 export interface NodeDoc {
   public_key: string;
@@ -150,23 +149,19 @@ export async function crawlNetwork(
 
 /** Crawls and writes every node seen; the run's start marks which nodes are active. */
 export async function crawlNodes(
-  client: Client,
-  naming: IndexNaming,
+  engine: IngestEngine,
   seeds: readonly string[],
   options: CrawlOptions,
 ): Promise<{ nodes: number; crawled: number; failed: number }> {
   const started = new Date();
   const { nodes, crawled, failed } = await crawlNetwork(seeds, options);
   if (crawled === 0) throw new Error(`no /crawl answer from ${seeds.join(', ')}`);
-  const index = indexName(naming, 'nodes');
-  for (let at = 0; at < nodes.length; at += 1000) {
-    const response = await client.bulk({
-      operations: nodes.slice(at, at + 1000).flatMap((n) => [{ index: { _index: index, _id: n.public_key } }, n]),
-      refresh: true,
-    });
-    if (response.errors) throw new Error('the nodes index refused a node');
-  }
-  await recordJobRun(client, naming, {
+  await writeDocuments(
+    engine,
+    'nodes',
+    nodes.map((n) => ({ _id: n.public_key, doc: { ...n } })),
+  );
+  await recordJobRun(engine, {
     job: 'nodes',
     ledger_index: 0,
     documents: nodes.length,

@@ -1,22 +1,19 @@
-import type { Client, IndexKind, IndexNaming, Logger } from '@xle/core';
-import { DataNotReadyError } from '@xle/core';
+import { DataNotReadyError, type IndexKind } from '@xle/core';
+import type { IngestEngine } from '../engine/ingest-engine.js';
 import { buildAmendmentDocs, loadKnownAmendments, readAmendmentSources, readAmendmentVotes } from './amendments.js';
 import { buildBalanceDocs, readTopBalances } from './balances.js';
 import { readAsOf, recordJobRun, replaceDataSet, type AsOf, type DataSetDocument, type JobStatus } from './data-set.js';
 import { buildFactDocs, readFactInputs } from './facts.js';
 import { buildMetricDocs, readDailyInputs } from './metrics.js';
 import type { ScoreConfig } from './token-score.js';
+import { buildTokenDocs } from './tokens/build.js';
+import { readTokenInputs } from './tokens/read.js';
 import type { TomlSource } from './toml.js';
-import { buildTokenDocs, readTokenInputs } from './tokens.js';
 
 export interface JobContext {
-  client: Client;
-  naming: IndexNaming;
-  logger: Logger;
-  /** Called as each step of the job starts (the CLI's progress bar). */
+  engine: IngestEngine;
+  /** Called as each step of the job starts (the CLI's progress). */
   onStep?: (step: string, done: number, of: number) => void;
-  /** The tokens job's settings (the CLI builds them from the configuration). */
-  tokens: TokensJobOptions;
 }
 
 export interface TokensJobOptions {
@@ -29,79 +26,93 @@ export interface TokensJobOptions {
   now?: () => Date;
 }
 
-interface JobSpec {
-  /** The index the job's data set lives in; the job owns all of it. */
+/**
+ * A derived data set: the index it owns, how its inputs are read from the indexed ledgers (as of
+ * the newest one), and how its documents are built from them (pure).
+ */
+export interface DataSetJob<I> {
   kind: IndexKind;
-  compute: (ctx: JobContext, asOf: AsOf) => Promise<DataSetDocument[]>;
+  read: (engine: IngestEngine, asOf: AsOf) => Promise<I>;
+  build: (inputs: I, asOf: AsOf) => DataSetDocument[];
+  /** What the run record adds about its inputs (the validator list it used). */
+  detail?: Record<string, unknown>;
+}
+
+/** The jobs of `pnpm ingest jobs`, in the order they run; the tokens job takes its settings. */
+export function dataSetJobs(tokens: TokensJobOptions) {
+  return {
+    amendments: {
+      kind: 'amendments',
+      read: async (engine) => ({ ...(await readAmendmentSources(engine)), votes: await readAmendmentVotes(engine) }),
+      build: (inputs, asOf) =>
+        buildAmendmentDocs(loadKnownAmendments(), inputs.transactions, inputs.entry, asOf, inputs.votes),
+    } satisfies DataSetJob<
+      Awaited<ReturnType<typeof readAmendmentSources>> & { votes: Awaited<ReturnType<typeof readAmendmentVotes>> }
+    >,
+    facts: { kind: 'facts', read: readFactInputs, build: buildFactDocs } satisfies DataSetJob<
+      Awaited<ReturnType<typeof readFactInputs>>
+    >,
+    metrics: { kind: 'metrics', read: readDailyInputs, build: buildMetricDocs } satisfies DataSetJob<
+      Awaited<ReturnType<typeof readDailyInputs>>
+    >,
+    balances: {
+      kind: 'balances',
+      read: (engine) => readTopBalances(engine),
+      build: (accounts, asOf) => buildBalanceDocs(accounts, asOf),
+    } satisfies DataSetJob<Awaited<ReturnType<typeof readTopBalances>>>,
+    tokens: {
+      kind: 'tokens',
+      read: (engine, asOf) =>
+        readTokenInputs(engine, asOf, {
+          source: tokens.toml,
+          maxAgeMs: tokens.tomlMaxAgeMs,
+          ...(tokens.refresh === undefined ? {} : { refresh: tokens.refresh }),
+          ...(tokens.now === undefined ? {} : { now: tokens.now }),
+          logger: engine.logger,
+        }),
+      build: (inputs, asOf) => buildTokenDocs(inputs, asOf, tokens.score),
+    } satisfies DataSetJob<Awaited<ReturnType<typeof readTokenInputs>>>,
+  };
+}
+
+export type JobName = keyof ReturnType<typeof dataSetJobs>;
+export const JOB_NAMES: readonly JobName[] = ['amendments', 'facts', 'metrics', 'balances', 'tokens'];
+
+export function isJobName(name: string | undefined): name is JobName {
+  return name !== undefined && (JOB_NAMES as readonly string[]).includes(name);
 }
 
 /**
- * The derived data sets. Each job reads the indexed ledgers (as of the newest one), computes its
- * whole data set with deterministic ids, and replaces its index's content with it; running it
- * again, or again after a kill, ends in the same indices.
+ * Runs one data-set job to completion: reads its inputs as of the newest indexed ledger, builds
+ * its documents with deterministic ids, replaces its index's content with them, then records the
+ * run. Running it again, or again after a kill, ends in the same index; nothing indexed yet is a
+ * DATA_NOT_READY.
  */
-export const JOBS = {
-  amendments: {
-    kind: 'amendments',
-    compute: async ({ client, naming }, asOf) => {
-      const { transactions, entry } = await readAmendmentSources(client, naming);
-      const votes = await readAmendmentVotes(client, naming);
-      return buildAmendmentDocs(loadKnownAmendments(), transactions, entry, asOf, votes);
-    },
-  },
-  facts: {
-    kind: 'facts',
-    compute: async ({ client, naming }, asOf) => buildFactDocs(await readFactInputs(client, naming, asOf), asOf),
-  },
-  metrics: {
-    kind: 'metrics',
-    compute: async ({ client, naming }, asOf) => buildMetricDocs(await readDailyInputs(client, naming), asOf),
-  },
-  balances: {
-    kind: 'balances',
-    compute: async ({ client, naming }, asOf) => buildBalanceDocs(await readTopBalances(client, naming), asOf),
-  },
-  tokens: {
-    kind: 'tokens',
-    compute: async ({ client, naming, logger, tokens: options }, asOf) => {
-      const inputs = await readTokenInputs(client, naming, asOf, {
-        source: options.toml,
-        maxAgeMs: options.tomlMaxAgeMs,
-        ...(options.refresh === undefined ? {} : { refresh: options.refresh }),
-        ...(options.now === undefined ? {} : { now: options.now }),
-        logger,
-      });
-      return buildTokenDocs(inputs, asOf, options.score);
-    },
-  },
-} satisfies Record<string, JobSpec>;
-
-export type JobName = keyof typeof JOBS;
-export const JOB_NAMES = Object.keys(JOBS) as JobName[];
-
-export function isJobName(name: string | undefined): name is JobName {
-  return name !== undefined && Object.hasOwn(JOBS, name);
-}
-
-/** Runs one job to completion and records the run; nothing indexed yet is a DATA_NOT_READY. */
-export async function runJob(ctx: JobContext, name: JobName): Promise<JobStatus> {
-  const job: JobSpec = JOBS[name];
+export async function runDataSetJob<I>(ctx: JobContext, name: string, job: DataSetJob<I>): Promise<JobStatus> {
+  const { engine } = ctx;
   const started = Date.now();
-  ctx.onStep?.('reading the newest indexed ledger', 0, 3);
-  const asOf = await readAsOf(ctx.client, ctx.naming);
+  ctx.onStep?.('reading the newest indexed ledger', 0, 4);
+  const asOf = await readAsOf(engine);
   if (asOf === undefined) throw new DataNotReadyError(`the ${name} job: no ledger is indexed yet`);
-  ctx.onStep?.(`computing ${name} as of ledger ${asOf.ledger_index}`, 1, 3);
-  const documents = await job.compute(ctx, asOf);
-  ctx.onStep?.(`writing ${documents.length} documents`, 2, 3);
-  const { written, removed } = await replaceDataSet(ctx.client, ctx.naming, job.kind, documents);
-  const status = await recordJobRun(ctx.client, ctx.naming, {
+  ctx.onStep?.(`reading the inputs of ${name} as of ledger ${asOf.ledger_index}`, 1, 4);
+  const inputs = await job.read(engine, asOf);
+  ctx.onStep?.(`computing ${name}`, 2, 4);
+  const documents = job.build(inputs, asOf);
+  ctx.onStep?.(`writing ${documents.length} documents`, 3, 4);
+  const { written, removed } = await replaceDataSet(engine, job.kind, documents);
+  const status = await recordJobRun(engine, {
     job: name,
     ledger_index: asOf.ledger_index,
     documents: written,
     removed,
-    detail: { millis: Date.now() - started, as_of: asOf.close_time },
+    detail: { millis: Date.now() - started, as_of: asOf.close_time, ...job.detail },
   });
-  ctx.onStep?.('done', 3, 3);
-  ctx.logger.info({ job: name, ledger: asOf.ledger_index, documents: written, removed }, 'job complete');
+  ctx.onStep?.('done', 4, 4);
+  engine.logger.info({ job: name, ledger: asOf.ledger_index, documents: written, removed }, 'job complete');
   return status;
+}
+
+/** Runs one job of `pnpm ingest jobs` by name. */
+export function runJob(ctx: JobContext, name: JobName, tokens: TokensJobOptions): Promise<JobStatus> {
+  return runDataSetJob(ctx, name, dataSetJobs(tokens)[name] as DataSetJob<unknown>);
 }

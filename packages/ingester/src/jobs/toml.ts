@@ -5,6 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
+import type { Logger } from '@xle/core';
 import { currencyHex, isRecord, type Json } from '@xle/documents';
 
 /**
@@ -361,4 +362,51 @@ export function tokenMetaFromToml(
     if (issuer.weblinks.length === 0) issuer.weblinks = weblinksOf(organization);
   }
   return { token: described(tokenEntry, level), issuer };
+}
+
+/** Domains fetched at once. */
+const FETCH_CONCURRENCY = 8;
+
+export interface TomlRefreshOptions {
+  source: TomlSource;
+  /** A domain's result older than this is fetched again. */
+  maxAgeMs: number;
+  /** Domains to fetch now whatever their age (`all`: every domain). */
+  refresh?: 'all' | ReadonlySet<string>;
+  now?: () => Date;
+  logger?: Logger;
+}
+
+/**
+ * Results for every domain: cached ones while fresh, the others fetched (a few at a time). A
+ * failed fetch is a result like any other, with its outcome and reason, and is retried when it
+ * is older than `maxAgeMs`.
+ */
+export async function refreshToml(
+  domains: readonly string[],
+  cache: ReadonlyMap<string, TomlResult>,
+  options: TomlRefreshOptions,
+): Promise<Map<string, TomlResult>> {
+  const now = (options.now ?? (() => new Date()))().getTime();
+  const out = new Map<string, TomlResult>();
+  const due: string[] = [];
+  for (const domain of domains) {
+    const cached = cache.get(domain);
+    const forced = options.refresh === 'all' || options.refresh?.has(domain) === true;
+    if (cached !== undefined && !forced && now - Date.parse(cached.fetched_at) <= options.maxAgeMs)
+      out.set(domain, cached);
+    else due.push(domain);
+  }
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < due.length) {
+      const domain = due[next++] as string;
+      const result = await options.source.fetch(domain);
+      if (result.outcome !== 'ok')
+        options.logger?.warn({ domain, outcome: result.outcome, reason: result.reason }, 'xrp-ledger.toml not used');
+      out.set(domain, result);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FETCH_CONCURRENCY, due.length) }, worker));
+  return out;
 }

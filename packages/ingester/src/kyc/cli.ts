@@ -1,18 +1,18 @@
 #!/usr/bin/env node
-import { exitWith } from '@xle/core';
-import { runImportCommand } from '../records/import-command.js';
+import { runCli } from '@xle/core';
+import { importCommand } from '../records/import-command.js';
 import { importWalletKyc } from './import.js';
 import { readKycRecords, validateKycRecords } from './wallet-kyc.js';
 
-exitWith(
-  runImportCommand(process.argv.slice(2), {
+runCli('kyc', [
+  importCommand({
     kind: 'kyc',
-    usage: `usage: kyc import <file.json|file.csv> [--source NAME]
-  Imports wallet KYC status: a JSON array of {account, kycApproved} or a CSV with those columns.
-  Every record is validated first; nothing is written unless all are valid. The source (default:
-  the file name) is replaced as a whole by each import.`,
+    summary:
+      'import wallet KYC status: a JSON array of {account, kycApproved} or a CSV with those columns. Every\n' +
+      'record is validated first; nothing is written unless all are valid. The source (default: the file\n' +
+      'name) is replaced as a whole by each import.',
     read: readKycRecords,
     validate: validateKycRecords,
     write: importWalletKyc,
   }),
-);
+]);

@@ -1,4 +1,4 @@
-import type { Client, IndexNaming } from '@xle/core';
+import type { IngestEngine } from '../engine/ingest-engine.js';
 import { recordJobRun } from '../jobs/data-set.js';
 import { importAccountRecords, type NamesImportResult } from '../names/import.js';
 import type { KycRecord } from './wallet-kyc.js';
@@ -8,13 +8,12 @@ import type { KycRecord } from './wallet-kyc.js';
  * which is what makes `/account/{ACCOUNT}/walletkyc` answer instead of DATA_NOT_READY.
  */
 export async function importWalletKyc(
-  client: Client,
-  naming: IndexNaming,
+  engine: IngestEngine,
   source: string,
   records: readonly KycRecord[],
 ): Promise<NamesImportResult> {
-  const result = await importAccountRecords(client, naming, 'kyc', source, records);
-  await recordJobRun(client, naming, {
+  const result = await importAccountRecords(engine, 'kyc', source, records);
+  await recordJobRun(engine, {
     job: 'kyc',
     ledger_index: 0,
     documents: result.written,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, type LedgerStream } from 'xrpl';
+import { Client as XrplClient, type LedgerStream } from 'xrpl';
 import type { Logger } from '@xle/core';
 import { normalizeLedger, parseStatePage, type LedgerInput, type StatePage } from '@xle/documents';
 
@@ -30,32 +30,32 @@ export class SourceError extends Error {
  * last ledger it yielded, so no ledger is ever skipped.
  */
 export class RippledSource {
-  private client: Client | undefined;
-  private connecting: Promise<Client> | undefined;
+  private xrpl: XrplClient | undefined;
+  private connecting: Promise<XrplClient> | undefined;
   /** The network's id as the server reports it (server_info), for ctids. */
   networkId: number | undefined;
 
   constructor(private readonly options: RippledSourceOptions) {}
 
-  private async connection(): Promise<Client> {
-    if (this.client?.isConnected() === true) return this.client;
+  private async connection(): Promise<XrplClient> {
+    if (this.xrpl?.isConnected() === true) return this.xrpl;
     this.connecting ??= (async () => {
       await this.dropConnection();
-      const client = new Client(this.options.url, {
+      const xrpl = new XrplClient(this.options.url, {
         timeout: this.options.requestTimeoutMs ?? 20000,
         connectionTimeout: 5000,
       });
-      // Our own loop reconnects; the client's automatic reconnect would race with it.
-      client.on('disconnected', () => {
-        if (this.client === client) this.client = undefined;
+      // Our own loop reconnects; the xrpl client's automatic reconnect would race with it.
+      xrpl.on('disconnected', () => {
+        if (this.xrpl === xrpl) this.xrpl = undefined;
       });
-      client.on('error', (...args: unknown[]) =>
+      xrpl.on('error', (...args: unknown[]) =>
         this.options.logger.warn({ error: args.map(String).join(' ') }, 'rippled connection error'),
       );
-      await client.connect();
-      this.networkId = client.networkID;
-      this.client = client;
-      return client;
+      await xrpl.connect();
+      this.networkId = xrpl.networkID;
+      this.xrpl = xrpl;
+      return xrpl;
     })().finally(() => {
       this.connecting = undefined;
     });
@@ -63,9 +63,9 @@ export class RippledSource {
   }
 
   private async dropConnection(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    if (client !== undefined) await client.disconnect().catch(() => undefined);
+    const xrpl = this.xrpl;
+    this.xrpl = undefined;
+    if (xrpl !== undefined) await xrpl.disconnect().catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -77,7 +77,7 @@ export class RippledSource {
   }
 
   /** Runs `attempt` with backoff and reconnects until it succeeds or the attempts run out. */
-  private async withRetries<T>(what: string, attempt: (client: Client) => Promise<T>): Promise<T> {
+  private async withRetries<T>(what: string, attempt: (xrpl: XrplClient) => Promise<T>): Promise<T> {
     const attempts = this.options.attempts ?? 5;
     let lastError: unknown;
     for (let n = 0; n < attempts; n += 1) {
@@ -100,8 +100,8 @@ export class RippledSource {
 
   /** One validated ledger, transactions expanded, as JSON; retried with backoff and reconnects. */
   async fetchLedger(ledgerIndex: number): Promise<LedgerInput> {
-    return this.withRetries(`ledger ${ledgerIndex}`, async (client) => {
-      const response = await client.request({
+    return this.withRetries(`ledger ${ledgerIndex}`, async (xrpl) => {
+      const response = await xrpl.request({
         command: 'ledger',
         ledger_index: ledgerIndex,
         transactions: true,
@@ -116,7 +116,7 @@ export class RippledSource {
 
   /** The `result` of one public rippled command (`fee`, `server_info`, ...), with retries. */
   async command<T = Record<string, unknown>>(command: 'fee' | 'server_info'): Promise<T> {
-    return this.withRetries(command, async (client) => (await client.request({ command })).result as unknown as T);
+    return this.withRetries(command, async (xrpl) => (await xrpl.request({ command })).result as unknown as T);
   }
 
   /**
@@ -126,8 +126,8 @@ export class RippledSource {
   async *statePages(ledgerIndex: number, limit = 2048): AsyncGenerator<StatePage> {
     let marker: unknown;
     do {
-      const page = await this.withRetries(`ledger_data ${ledgerIndex}`, async (client) => {
-        const response = await client.request({
+      const page = await this.withRetries(`ledger_data ${ledgerIndex}`, async (xrpl) => {
+        const response = await xrpl.request({
           command: 'ledger_data',
           ledger_index: ledgerIndex,
           binary: false,
@@ -160,8 +160,8 @@ export class RippledSource {
 
   /** The server's newest validated ledger index. */
   async validatedLedgerIndex(): Promise<number> {
-    const client = await this.connection();
-    const response = await client.request({ command: 'ledger', ledger_index: 'validated' });
+    const xrpl = await this.connection();
+    const response = await xrpl.request({ command: 'ledger', ledger_index: 'validated' });
     return response.result.ledger_index;
   }
 
@@ -183,7 +183,7 @@ export class RippledSource {
         wake = undefined;
       };
       try {
-        const client = await this.connection();
+        const xrpl = await this.connection();
         const onLedger = (stream: LedgerStream): void => {
           queue.push(stream.ledger_index);
           notify();
@@ -192,11 +192,11 @@ export class RippledSource {
           closed = true;
           notify();
         };
-        client.on('ledgerClosed', onLedger);
-        client.on('disconnected', onClose);
+        xrpl.on('ledgerClosed', onLedger);
+        xrpl.on('disconnected', onClose);
         signal?.addEventListener('abort', onClose, { once: true });
         try {
-          const subscribed = await client.request({ command: 'subscribe', streams: ['ledger'] });
+          const subscribed = await xrpl.request({ command: 'subscribe', streams: ['ledger'] });
           const current = (subscribed.result as { ledger_index?: number }).ledger_index;
           if (typeof current === 'number') queue.push(current);
           failures = 0;
@@ -218,8 +218,8 @@ export class RippledSource {
             }
           }
         } finally {
-          client.removeListener('ledgerClosed', onLedger);
-          client.removeListener('disconnected', onClose);
+          xrpl.removeListener('ledgerClosed', onLedger);
+          xrpl.removeListener('disconnected', onClose);
           signal?.removeEventListener('abort', onClose);
         }
       } catch (error) {

@@ -1,18 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import type { estypes } from '@elastic/elasticsearch';
-import { type Client, type IndexNaming, type Logger, indexName } from '@xle/core';
 import {
   accountDocument,
   changeVersion,
   LedgerShapeError,
   objectDocument,
-  parseStatePage,
   type Json,
   type StatePage,
 } from '@xle/documents';
-import { scanHits } from '../jobs/data-set.js';
-import { BulkSink, type WriteOp } from '../sink/bulk-sink.js';
-import { listLedgerFiles } from '../sources/files.js';
+import type { WriteOp } from '../writes.js';
+import type { IngestEngine } from '../engine/ingest-engine.js';
+import { ActivationEnricher } from '../pipeline/activations.js';
 
 /**
  * Seeding the ledger-object and account indices from a state snapshot: every ledger entry of a
@@ -26,17 +23,20 @@ import { listLedgerFiles } from '../sources/files.js';
 export const SNAPSHOT_TX_INDEX = 0xffff;
 
 /** The writes of one page (pure): object documents, and account documents of AccountRoots. */
-export function snapshotOps(page: StatePage, naming: IndexNaming): { objects: WriteOp[]; accounts: WriteOp[] } {
+export function snapshotOps(
+  page: StatePage,
+  index: (kind: 'objects' | 'accounts') => string,
+): { objects: WriteOp[]; accounts: WriteOp[] } {
   const version = changeVersion(page.ledger_index, SNAPSHOT_TX_INDEX);
   const objects: WriteOp[] = [];
   const accounts: WriteOp[] = [];
   for (const entry of page.entries) {
     const doc = objectDocument({ ...entry }, page.ledger_index, false);
     if (page.ledger_hash !== undefined) doc.ledger_hash = page.ledger_hash;
-    objects.push({ index: indexName(naming, 'objects'), id: doc.index, doc, version, ledgerIndex: page.ledger_index });
+    objects.push({ index: index('objects'), id: doc.index, doc, version, ledgerIndex: page.ledger_index });
     if (doc.LedgerEntryType === 'AccountRoot' && typeof doc.Account === 'string')
       accounts.push({
-        index: indexName(naming, 'accounts'),
+        index: index('accounts'),
         id: doc.Account,
         doc: accountDocument(doc),
         version,
@@ -47,10 +47,6 @@ export function snapshotOps(page: StatePage, naming: IndexNaming): { objects: Wr
 }
 
 export interface SeedOptions {
-  client: Client;
-  naming: IndexNaming;
-  logger: Logger;
-  networkId: number;
   /** Called after each page is written. */
   onPage?: (written: number, ledgerIndex: number) => void;
 }
@@ -72,8 +68,12 @@ export interface SeedResult {
  * at the snapshot's version. Running it again, or again after a kill, ends in the same indices;
  * the run is recorded in `ingest-state` (`state.<ledger>`) only when complete.
  */
-export async function seedState(pages: AsyncIterable<StatePage>, options: SeedOptions): Promise<SeedResult> {
-  const sink = new BulkSink(options);
+export async function seedState(
+  pages: AsyncIterable<StatePage>,
+  engine: IngestEngine,
+  options: SeedOptions = {},
+): Promise<SeedResult> {
+  const activations = new ActivationEnricher(engine);
   let ledger: number | undefined;
   let entries = 0;
   let superseded = 0;
@@ -86,28 +86,29 @@ export async function seedState(pages: AsyncIterable<StatePage>, options: SeedOp
     ledger = page.ledger_index;
     whole ||= page.whole;
     more = page.marker !== undefined;
-    const { objects, accounts } = snapshotOps(page, options.naming);
-    await sink.addActivations(accounts);
-    const result = await sink.writeOps(0, [...objects, ...accounts]);
+    const { objects, accounts } = snapshotOps(page, (kind) => engine.index(kind));
+    await activations.enrich(accounts);
+    const result = await engine.write([...objects, ...accounts]);
+    await activations.reapply(result.superseded);
     entries += page.entries.length;
-    superseded += result.superseded;
+    superseded += result.superseded.length;
     deadLetters += result.deadLetters;
     options.onPage?.(entries, ledger);
   }
   if (ledger === undefined) throw new LedgerShapeError('no state entries to seed');
   // ledger_data read to its last page (no marker) is the whole state as well.
   whole ||= !more;
-  await sink.refresh();
+  await engine.refresh(['objects', 'accounts', 'dead-letters']);
   let removed = 0;
   if (whole && deadLetters === 0) {
-    const retired = await tombstoneAbsent(sink, options, ledger);
+    const retired = await tombstoneAbsent(engine, ledger);
     removed = retired.removed;
     deadLetters += retired.deadLetters;
   }
-  await options.client.index({
-    index: indexName(options.naming, 'ingest-state'),
-    id: `state.${ledger}`,
-    document: {
+  await engine.put(
+    'ingest-state',
+    `state.${ledger}`,
+    {
       kind: 'state',
       ledger_index: ledger,
       documents: entries,
@@ -116,9 +117,9 @@ export async function seedState(pages: AsyncIterable<StatePage>, options: SeedOp
       status: 'complete',
       updated_at: new Date().toISOString(),
     },
-    refresh: true,
-  });
-  options.logger.info({ ledger, entries, removed, superseded, deadLetters, whole }, 'state seeded');
+    { refresh: true },
+  );
+  engine.logger.info({ ledger, entries, removed, superseded, deadLetters, whole }, 'state seeded');
   return { ledger_index: ledger, entries, superseded, deadLetters, removed, whole };
 }
 
@@ -127,8 +128,7 @@ export async function seedState(pages: AsyncIterable<StatePage>, options: SeedOp
  * ledger was not in it (the snapshot rewrote all that were), so it no longer exists.
  */
 async function tombstoneAbsent(
-  sink: BulkSink,
-  options: SeedOptions,
+  engine: IngestEngine,
   ledger: number,
 ): Promise<{ removed: number; deadLetters: number }> {
   const version = changeVersion(ledger, SNAPSHOT_TX_INDEX);
@@ -138,14 +138,13 @@ async function tombstoneAbsent(
     ['objects', 'ledger_index', 'index'],
     ['accounts', '_updated_ledger_index', 'Account'],
   ] as const) {
-    const index = indexName(options.naming, kind);
+    const index = engine.index(kind);
     const request: estypes.SearchRequest = {
-      index,
       query: { bool: { filter: [{ term: { deleted: false } }, { range: { [field]: { lt: ledger } } }] } },
       sort: [{ [key]: 'asc' }],
     };
     const ops: WriteOp[] = [];
-    for await (const hit of scanHits<Json>(options.client, request)) {
+    for await (const hit of engine.scan<Json>(kind, request)) {
       if (hit._source === undefined || hit._id === undefined) continue;
       ops.push({
         index,
@@ -156,23 +155,10 @@ async function tombstoneAbsent(
       });
     }
     if (ops.length === 0) continue;
-    const result = await sink.writeOps(0, ops);
+    const result = await engine.write(ops);
     // A tombstone refused and dead-lettered did not retire anything: it is counted as such.
-    removed += ops.length - result.superseded - result.deadLetters;
+    removed += ops.length - result.superseded.length - result.deadLetters;
     deadLetters += result.deadLetters;
   }
   return { removed, deadLetters };
-}
-
-/** State pages from files: one file or every JSON file of a folder (recursive, by name). */
-export async function* readStateFiles(path: string): AsyncGenerator<StatePage> {
-  for (const file of listLedgerFiles(path)) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      throw new LedgerShapeError(`${file}: not JSON (${(error as Error).message})`);
-    }
-    yield parseStatePage(raw, file);
-  }
 }

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as XrplClient } from 'xrpl';
-import type { Client, IndexNaming, Logger } from '@xle/core';
-import { indexName } from '@xle/core';
-import { scanHits } from '../jobs/data-set.js';
+import type { Logger } from '@xle/core';
+import type { WriteOp } from '../writes.js';
+import type { IngestEngine } from '../engine/ingest-engine.js';
 import { manifestFromStream, type DecodedManifest, type ManifestStreamMessage } from './manifest.js';
 import { parseValidation, validationId, type ValidationDoc, type ValidationStreamMessage } from './validations.js';
 
@@ -27,16 +27,12 @@ export interface ConsumerTotals {
  * manifest arriving late never replaces a newer one).
  */
 export class ValidationStore {
-  constructor(
-    private readonly client: Client,
-    private readonly naming: IndexNaming,
-  ) {}
+  constructor(private readonly engine: IngestEngine) {}
 
   /** Signing key -> master key of every verified manifest stored so far. */
   async loadMasters(): Promise<Map<string, string>> {
     const masters = new Map<string, string>();
-    for await (const hit of scanHits<DecodedManifest>(this.client, {
-      index: indexName(this.naming, 'manifests'),
+    for await (const hit of this.engine.scan<DecodedManifest>('manifests', {
       query: { term: { verified: true } },
       sort: [{ master_key: 'asc' }],
       _source: ['master_key', 'signing_key'],
@@ -50,34 +46,27 @@ export class ValidationStore {
     manifests: readonly (DecodedManifest & { received_at: string })[],
   ): Promise<{ failed: number; superseded: number }> {
     if (validations.length === 0 && manifests.length === 0) return { failed: 0, superseded: 0 };
-    const validationIndex = indexName(this.naming, 'validations');
-    const manifestIndex = indexName(this.naming, 'manifests');
-    const response = await this.client.bulk({
-      operations: [
-        ...validations.flatMap((v) => [{ index: { _index: validationIndex, _id: validationId(v) } }, v]),
-        ...manifests.flatMap((m) => [
-          {
-            index: {
-              _index: manifestIndex,
-              _id: m.master_key,
-              version: m.sequence,
-              version_type: 'external_gte' as const,
-            },
-          },
-          m,
-        ]),
-      ],
-      refresh: 'wait_for',
-    });
-    let failed = 0;
-    let superseded = 0;
-    for (const item of response.items) {
-      const result = item.index;
-      if (result?.error === undefined) continue;
-      if (result.status === 409 && result._index === manifestIndex) superseded += 1;
-      else failed += 1;
-    }
-    return { failed, superseded };
+    const validationIndex = this.engine.index('validations');
+    const manifestIndex = this.engine.index('manifests');
+    const ops: WriteOp[] = [
+      ...validations.map((v) => ({
+        index: validationIndex,
+        id: validationId(v),
+        doc: v as unknown as Record<string, unknown>,
+        ledgerIndex: v.ledger_index,
+      })),
+      ...manifests.map((m) => ({
+        index: manifestIndex,
+        id: m.master_key,
+        doc: m as unknown as Record<string, unknown>,
+        version: m.sequence,
+        versionType: 'external_gte' as const,
+        ledgerIndex: 0,
+      })),
+    ];
+    const result = await this.engine.write(ops, { refresh: true });
+    // A manifest older than the stored one is superseded; anything else refused is a dead letter.
+    return { failed: result.deadLetters, superseded: result.superseded.length };
   }
 }
 
@@ -171,26 +160,26 @@ export async function consumeValidations(options: ConsumerOptions, signal: Abort
   let failures = 0;
   try {
     while (!signal.aborted) {
-      const client = new XrplClient(options.url, { connectionTimeout: 5000 });
-      client.on('error', (...args: unknown[]) =>
+      const xrpl = new XrplClient(options.url, { connectionTimeout: 5000 });
+      xrpl.on('error', (...args: unknown[]) =>
         options.logger.warn({ error: args.map(String).join(' ') }, 'rippled connection error'),
       );
-      client.on('validationReceived', (m) => onValidation(m as unknown as ValidationStreamMessage));
-      client.on('manifestReceived', (m) => onManifest(m as unknown as ManifestStreamMessage));
+      xrpl.on('validationReceived', (m) => onValidation(m as unknown as ValidationStreamMessage));
+      xrpl.on('manifestReceived', (m) => onManifest(m as unknown as ManifestStreamMessage));
       try {
-        await client.connect();
-        await client.request({ command: 'subscribe', streams: ['validations', 'manifests'] });
+        await xrpl.connect();
+        await xrpl.request({ command: 'subscribe', streams: ['validations', 'manifests'] });
         failures = 0;
         options.logger.info({ url: options.url }, 'following validations and manifests');
         await new Promise<void>((resolve) => {
-          client.once('disconnected', () => resolve());
+          xrpl.once('disconnected', () => resolve());
           signal.addEventListener('abort', () => resolve(), { once: true });
         });
       } catch (error) {
         if (!signal.aborted) options.logger.warn({ error: (error as Error).message }, 'rippled stream interrupted');
       } finally {
-        client.removeAllListeners();
-        await client.disconnect().catch(() => undefined);
+        xrpl.removeAllListeners();
+        await xrpl.disconnect().catch(() => undefined);
       }
       await flush();
       if (signal.aborted) break;

@@ -1,16 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { type Client, type IndexNaming, type Logger, DataNotReadyError, indexName } from '@xle/core';
-import {
-  compositeBuckets,
-  readAsOf,
-  recordJobRun,
-  replaceDataSet,
-  scanHits,
-  type AsOf,
-  type CompositePage,
-  type DataSetDocument,
-  type JobStatus,
-} from '../jobs/data-set.js';
+import type { CompositePage, IndexNaming } from '@xle/core';
+import type { IngestEngine } from '../engine/ingest-engine.js';
+import type { AsOf, DataSetDocument, JobStatus } from '../jobs/data-set.js';
+import { runDataSetJob, type DataSetJob, type JobContext } from '../jobs/run.js';
 import { isoToRippleTime, VALIDATORS_JOB } from '@xle/documents';
 import {
   agreementOf,
@@ -235,12 +227,10 @@ function daySpans(days: ReadonlySet<string>): [number, number][] {
 }
 
 /** Reads the inputs of buildValidatorDocs from the validations, manifests and ledgers indices. */
-export async function readValidatorInputs(client: Client, naming: IndexNaming, asOf: AsOf): Promise<ValidatorInputs> {
-  const validations = indexName(naming, 'validations');
+export async function readValidatorInputs(engine: IngestEngine, asOf: AsOf): Promise<ValidatorInputs> {
   const end = isoToRippleTime(asOf.close_time);
 
-  const oldest = await client.search({
-    index: validations,
+  const oldest = await engine.search('validations', {
     size: 0,
     query: TRUSTED,
     aggs: { oldest: { min: { field: 'signing_time' } } },
@@ -255,9 +245,9 @@ export async function readValidatorInputs(client: Client, naming: IndexNaming, a
     newest: { hits: { hits: { _source: ValidationDoc }[] } };
     days: { buckets: { key_as_string: string }[] };
   };
-  const validators = compositeBuckets(
-    client,
-    { index: validations, query: TRUSTED },
+  const validators = engine.composite(
+    'validations',
+    { query: TRUSTED },
     (page) => ({
       validators: {
         composite: { ...page, sources: [{ key: { terms: { field: '_validator' } } }] },
@@ -288,8 +278,7 @@ export async function readValidatorInputs(client: Client, naming: IndexNaming, a
     ...daySpans(reportDays).map(([from, to]) => ({ range: { close_time: { gte: from, lt: to } } })),
   ];
   const ledgers: LedgerRef[] = [];
-  const ledgerHits = scanHits<LedgerRef>(client, {
-    index: indexName(naming, 'ledgers'),
+  const ledgerHits = engine.scan<LedgerRef>('ledgers', {
     query: { bool: { should: ranges, minimum_should_match: 1, must_not: [{ term: { validated: false } }] } },
     sort: [{ ledger_index: 'asc' }],
     _source: ['ledger_index', 'ledger_hash', 'close_time'],
@@ -302,8 +291,7 @@ export async function readValidatorInputs(client: Client, naming: IndexNaming, a
   for (const [group, list] of groups) {
     for (let at = 0; at < list.length; at += HASHES_PER_QUERY) {
       const hashes = list.slice(at, at + HASHES_PER_QUERY).map((l) => l.ledger_hash.toUpperCase());
-      const found = await client.search({
-        index: validations,
+      const found = await engine.search('validations', {
         size: 0,
         query: { bool: { filter: [{ terms: { ledger_hash: hashes } }, TRUSTED] } },
         aggs: { validators: { terms: { field: '_validator', size: 10_000 } } },
@@ -318,8 +306,7 @@ export async function readValidatorInputs(client: Client, naming: IndexNaming, a
   }
 
   const manifests: StoredManifest[] = [];
-  for await (const hit of scanHits<StoredManifest>(client, {
-    index: indexName(naming, 'manifests'),
+  for await (const hit of engine.scan<StoredManifest>('manifests', {
     query: { term: { verified: true } },
     sort: [{ master_key: 'asc' }],
   }))
@@ -328,40 +315,20 @@ export async function readValidatorInputs(client: Client, naming: IndexNaming, a
   return { groups, agreed, newest, seenDays, manifests, coverageStart };
 }
 
-export interface ValidatorsJobContext {
-  client: Client;
-  naming: IndexNaming;
-  logger: Logger;
-  onStep?: (step: string, done: number, of: number) => void;
-}
-
 /**
- * Computes the validators data set as of the newest indexed ledger and replaces the validators
- * index with it, then records the run; like every job it is idempotent, and a run killed
- * half-way is finished by running it again.
+ * The validators data set as a job: its inputs are the collected validations, manifests and
+ * validated ledgers; `unl` (a verified validator list) says who is on the UNL. Like every job it
+ * is idempotent, and a run killed half-way is finished by running it again.
  */
-export async function runValidatorsJob(ctx: ValidatorsJobContext, unl: UnlSource | undefined): Promise<JobStatus> {
-  const started = Date.now();
-  ctx.onStep?.('reading the newest indexed ledger', 0, 4);
-  const asOf = await readAsOf(ctx.client, ctx.naming);
-  if (asOf === undefined) throw new DataNotReadyError('the validators job: no ledger is indexed yet');
-  ctx.onStep?.(`reading validations as of ledger ${asOf.ledger_index}`, 1, 4);
-  const inputs = await readValidatorInputs(ctx.client, ctx.naming, asOf);
-  ctx.onStep?.('computing validators', 2, 4);
-  const documents = buildValidatorDocs(inputs, unl, asOf, ctx.naming.network);
-  ctx.onStep?.(`writing ${documents.length} documents`, 3, 4);
-  const { written, removed } = await replaceDataSet(ctx.client, ctx.naming, 'validators', documents);
-  const status = await recordJobRun(ctx.client, ctx.naming, {
-    job: VALIDATORS_JOB,
-    ledger_index: asOf.ledger_index,
-    documents: written,
-    removed,
-    detail: {
-      millis: Date.now() - started,
-      as_of: asOf.close_time,
-      ...(unl === undefined
-        ? {}
-        : {
+export function runValidatorsJob(ctx: JobContext, unl: UnlSource | undefined): Promise<JobStatus> {
+  const job: DataSetJob<ValidatorInputs> = {
+    kind: 'validators',
+    read: readValidatorInputs,
+    build: (inputs, asOf) => buildValidatorDocs(inputs, unl, asOf, ctx.engine.naming.network),
+    ...(unl === undefined
+      ? {}
+      : {
+          detail: {
             unl: {
               name: unl.name,
               publisher_key: unl.list.publisher_key,
@@ -369,10 +336,8 @@ export async function runValidatorsJob(ctx: ValidatorsJobContext, unl: UnlSource
               expiration: unl.list.expiration,
               validators: unl.list.validators.length,
             },
-          }),
-    },
-  });
-  ctx.onStep?.('done', 4, 4);
-  ctx.logger.info({ job: VALIDATORS_JOB, ledger: asOf.ledger_index, documents: written, removed }, 'job complete');
-  return status;
+          },
+        }),
+  };
+  return runDataSetJob(ctx, VALIDATORS_JOB, job);
 }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { createLogger, indexName, repoRoot, type IndexKind } from '@xle/core';
-import { BulkSink, CheckpointStore, runPipeline } from '../../src/index.js';
+import { CheckpointStore, IngestEngine, LEDGER_KINDS, runPipeline } from '../../src/index.js';
 import { createTestIndices, indexContent, listFixtureLedgers, readFixture, type TestIndices } from '@xle/test-helpers';
 import { normalizeLedger, type LedgerInput } from '@xle/documents';
 
@@ -14,11 +14,9 @@ async function ingest(target: TestIndices, input: readonly LedgerInput[], batchL
   async function* source(): AsyncGenerator<LedgerInput> {
     yield* input;
   }
-  const sink = new BulkSink({ client: target.client, naming: target.naming, logger, networkId: 0 });
-  const totals = await runPipeline(source(), sink, new CheckpointStore(target.client, target.naming, 'files'), {
-    batchLedgers,
-  });
-  await sink.refresh();
+  const engine = new IngestEngine(target.client, target.naming, logger);
+  const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'files'), { batchLedgers });
+  await engine.refresh(LEDGER_KINDS);
   return totals;
 }
 
@@ -85,6 +83,6 @@ t.test('killing the ingester at random moments and restarting gives the same ind
   const final = await run();
   t.equal(final.code, 0, 'the last run completes');
   t.same(await contents(killed), expected, 'same documents, same content as an uninterrupted run');
-  const checkpoint = await new CheckpointStore(killed.client, killed.naming, 'files').load();
+  const checkpoint = await new CheckpointStore(new IngestEngine(killed.client, killed.naming, logger), 'files').load();
   t.equal(checkpoint?.ledgers, 61);
 });

@@ -4,11 +4,12 @@ import { createLogger, indexName, type IndexKind } from '@xle/core';
 import {
   DEFAULT_SCORE_CONFIG,
   directoryTomlSource,
+  IngestEngine,
   ingestLedgers,
   JOB_NAMES,
+  type JobName,
   readJobRun,
   runJob,
-  type JobName,
 } from '../../src/index.js';
 import {
   createTestIndices,
@@ -21,9 +22,8 @@ import {
   readFixture,
   type TestIndices,
 } from '@xle/test-helpers';
-import { AMM_TRANSACTION_TYPES, normalizeLedger, XRP_BRACKETS } from '@xle/documents';
+import { AMM_TRANSACTION_TYPES, type Json, normalizeLedger, XRP_BRACKETS } from '@xle/documents';
 
-type Json = Record<string, unknown>;
 const logger = createLogger('jobs-test', 'silent');
 const DATA_SETS: IndexKind[] = ['amendments', 'facts', 'metrics', 'balances', 'tokens'];
 const tomlDir = makeTomlDir();
@@ -34,13 +34,14 @@ const ledgers = listFixtureLedgers().map((file) => normalizeLedger(readFixture(f
 
 async function loaded(t: Parameters<typeof createTestIndices>[0]): Promise<TestIndices> {
   const target = await createTestIndices(t);
-  await ingestLedgers(ledgers, { ...target, logger });
+  await ingestLedgers(ledgers, new IngestEngine(target.client, target.naming, logger));
   return target;
 }
 
 async function runAll(target: TestIndices): Promise<void> {
   const tokens = { toml: directoryTomlSource(tomlDir), tomlMaxAgeMs: 3600_000, score: DEFAULT_SCORE_CONFIG };
-  for (const name of JOB_NAMES) await runJob({ ...target, logger, tokens }, name);
+  for (const name of JOB_NAMES)
+    await runJob({ engine: new IngestEngine(target.client, target.naming, logger) }, name, tokens);
 }
 
 async function contents(target: TestIndices): Promise<Record<string, { count: number; hash: string }>> {
@@ -55,7 +56,11 @@ const drops6 = (n: BigNumber): string => n.decimalPlaces(6).toFixed();
 
 t.test('on the fixture ledgers', async (t) => {
   const target = await loaded(t);
-  t.equal(await readJobRun(target.client, target.naming, 'facts'), undefined, 'no run is recorded before the first');
+  t.equal(
+    await readJobRun(new IngestEngine(target.client, target.naming, logger), 'facts'),
+    undefined,
+    'no run is recorded before the first',
+  );
   await runAll(target);
   const first = await contents(target);
   for (const kind of DATA_SETS) t.ok(first[kind]!.count > 0, `${kind} holds documents`);
@@ -339,7 +344,8 @@ t.test('on the fixture ledgers', async (t) => {
       const code = await run(other.naming.prefix, step);
       const done: JobName[] = [];
       for (const name of JOB_NAMES)
-        if ((await readJobRun(other.client, other.naming, name)) !== undefined) done.push(name);
+        if ((await readJobRun(new IngestEngine(other.client, other.naming, logger), name)) !== undefined)
+          done.push(name);
       killed.push(`step ${step}: ${code === null ? 'killed' : `exited ${code}`}, ${done.length} jobs recorded`);
     }
     t.comment(killed.join('; '));

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
-import { BulkSink, CheckpointStore, RippledSource, runPipeline, SourceError } from '../../src/index.js';
+import { CheckpointStore, IngestEngine, RippledSource, runPipeline, SourceError } from '../../src/index.js';
 import { createTestIndices, indexContent, readFixture, ReplayRippled } from '@xle/test-helpers';
 import { normalizeLedger, transformLedger, type LedgerInput } from '@xle/documents';
 
@@ -109,19 +109,18 @@ t.test('backfill through the pipeline indexes the same documents as the file sou
   const viaRippled = await createTestIndices(t);
   const viaFiles = await createTestIndices(t);
   const rippled = source(t, server.url);
-  const sinkFor = (target: typeof viaRippled) =>
-    new BulkSink({ client: target.client, naming: target.naming, logger, networkId: 0 });
+  const engineOf = (target: typeof viaRippled): IngestEngine => new IngestEngine(target.client, target.naming, logger);
   const totals = await runPipeline(
     rippled.backfill(FIRST, LAST),
-    sinkFor(viaRippled),
-    new CheckpointStore(viaRippled.client, viaRippled.naming, 'rippled'),
+    engineOf(viaRippled),
+    new CheckpointStore(engineOf(viaRippled), 'rippled'),
   );
   t.equal(totals.ledgers, LAST - FIRST + 1);
   t.same(totals.checkpoint?.ranges, [{ from: FIRST, to: LAST }]);
   async function* files(): AsyncGenerator<LedgerInput> {
     for (let n = FIRST; n <= LAST; n += 1) yield normalizeLedger(readFixture(fixturePath(n)));
   }
-  await runPipeline(files(), sinkFor(viaFiles), new CheckpointStore(viaFiles.client, viaFiles.naming, 'files'));
+  await runPipeline(files(), engineOf(viaFiles), new CheckpointStore(engineOf(viaFiles), 'files'));
   for (const kind of ['ledgers', 'transactions', 'objects', 'accounts'] as const) {
     t.same(
       await indexContent(viaRippled.client, indexName(viaRippled.naming, kind)),
@@ -142,8 +141,8 @@ t.test(
     async function* files(): AsyncGenerator<LedgerInput> {
       for (let n = FIRST; n <= LAST; n += 1) yield normalizeLedger(readFixture(fixturePath(n)));
     }
-    const referenceSink = new BulkSink({ client: reference.client, naming: reference.naming, logger, networkId: 0 });
-    await runPipeline(files(), referenceSink, new CheckpointStore(reference.client, reference.naming, 'rippled'));
+    const referenceEngine = new IngestEngine(reference.client, reference.naming, logger);
+    await runPipeline(files(), referenceEngine, new CheckpointStore(referenceEngine, 'rippled'));
 
     const killed = await createTestIndices(t);
     const env = { ...process.env, ES_INDEX_PREFIX: killed.naming.prefix, RIPPLED_URL: server.url, LOG_LEVEL: 'silent' };

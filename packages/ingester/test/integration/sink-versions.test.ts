@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
-import { BulkSink, CheckpointStore, runPipeline, type WriteOp } from '../../src/index.js';
+import { ActivationEnricher, CheckpointStore, IngestEngine, LEDGER_KINDS, runPipeline } from '../../src/index.js';
+import type { WriteOp } from '../../src/index.js';
 import { createTestIndices, readAllDocuments } from '@xle/test-helpers';
 import { changeVersion, type LedgerInput } from '@xle/documents';
 
@@ -17,7 +18,16 @@ const activation = {
 
 t.test('an activation added to newer state keeps that state open to the next change of the same ledger', async (t) => {
   const target = await createTestIndices(t);
-  const sink = new BulkSink({ ...target, logger, networkId: 0 });
+  const engine = new IngestEngine(target.client, target.naming, logger);
+  const activations = new ActivationEnricher(engine);
+  // The sink and enrich stages of one batch, as the pipeline runs them.
+  const sink = {
+    writeOps: async (_count: number, ops: WriteOp[]) => {
+      const result = await engine.write(ops);
+      await activations.reapply(result.superseded);
+      return { ...result, superseded: result.superseded.length };
+    },
+  };
   const accounts = indexName(target.naming, 'accounts');
   const write = (ledger: number, txIndex: number, sequence: number, withActivation = false): WriteOp => {
     const op: WriteOp = {
@@ -51,17 +61,17 @@ t.test('an activation added to newer state keeps that state open to the next cha
 
 t.test('a failed batch ends the run only once every batch still being written has settled', async (t) => {
   const target = await createTestIndices(t);
-  const sink = new BulkSink({ ...target, logger, networkId: 0 });
+  const sink = new IngestEngine(target.client, target.naming, logger);
   let settled = 0;
   let failedAt = -1;
   // The second batch's write fails (an engine outage, say); the first is still being written.
-  const writeOps = sink.writeOps.bind(sink);
-  sink.writeOps = async (count, ops) => {
+  const writeOps = sink.write.bind(sink);
+  sink.write = async (ops, options) => {
     const first = ops.some((op) => op.ledgerIndex === 1);
     try {
       if (!first) throw new Error('engine unavailable');
       await new Promise((resolve) => setTimeout(resolve, 300));
-      return await writeOps(count, ops);
+      return await writeOps(ops, options);
     } finally {
       settled += 1;
       if (!first) failedAt = settled;
@@ -80,24 +90,24 @@ t.test('a failed batch ends the run only once every batch still being written ha
     yield ledger(2);
   }
   await t.rejects(
-    runPipeline(source(), sink, new CheckpointStore(target.client, target.naming, 'files'), { batchLedgers: 1 }),
+    runPipeline(source(), sink, new CheckpointStore(sink, 'files'), { batchLedgers: 1 }),
     /engine unavailable/,
   );
   t.equal(settled, 2, 'both writes settled before the error came back');
   t.equal(failedAt, 1, 'the second batch failed first');
-  await sink.refresh();
+  await sink.refresh(LEDGER_KINDS);
   t.equal((await readAllDocuments(target.client, indexName(target.naming, 'ledgers'))).length, 1);
 });
 
 t.test('a slow checkpoint record does not hold back the next batches, and checkpoints stay in order', async (t) => {
   const target = await createTestIndices(t);
-  const sink = new BulkSink({ ...target, logger, networkId: 0 });
-  const checkpoints = new CheckpointStore(target.client, target.naming, 'files');
+  const sink = new IngestEngine(target.client, target.naming, logger);
+  const checkpoints = new CheckpointStore(sink, 'files');
   const events: string[] = [];
-  const writeOps = sink.writeOps.bind(sink);
-  sink.writeOps = async (count, ops) => {
+  const writeOps = sink.write.bind(sink);
+  sink.write = async (ops, options) => {
     events.push(`write ${ops[0]?.ledgerIndex}`);
-    return writeOps(count, ops);
+    return writeOps(ops, options);
   };
   const record = checkpoints.record.bind(checkpoints);
   checkpoints.record = async (previous, ledgers, documents, deadLetters) => {

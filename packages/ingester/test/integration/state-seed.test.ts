@@ -2,18 +2,18 @@ import BigNumber from 'bignumber.js';
 import t from 'tap';
 import { encode } from 'xrpl';
 import { createLogger, indexName } from '@xle/core';
-import { ingestLedgers, RippledSource, seedState, SNAPSHOT_TX_INDEX, snapshotOps } from '../../src/index.js';
 import {
-  createTestIndices,
-  indexContent,
-  readAllDocuments,
-  readFixture,
-  ReplayRippled,
-  type TestIndices,
-} from '@xle/test-helpers';
-import { changeVersion, normalizeLedger, parseStatePage, rawEntry, type StatePage } from '@xle/documents';
+  IngestEngine,
+  ingestLedgers,
+  RippledSource,
+  seedState,
+  SNAPSHOT_TX_INDEX,
+  snapshotOps,
+} from '../../src/index.js';
+import { createTestIndices, indexContent, readAllDocuments, readFixture, ReplayRippled } from '@xle/test-helpers';
+import type { TestIndices } from '@xle/test-helpers';
+import { changeVersion, type Json, normalizeLedger, parseStatePage, rawEntry, type StatePage } from '@xle/documents';
 
-type Json = Record<string, unknown>;
 const logger = createLogger('state-test', 'silent');
 const STATE_32570 = 'ledger-state/ledger-32570-accountState.rhd.json';
 const FULL_38129 = 'ledger-state/ledgerFull38129-with-accountState.xrpljs.json';
@@ -25,7 +25,7 @@ async function* pages(...list: StatePage[]): AsyncGenerator<StatePage> {
   yield* list;
 }
 const seed = (target: TestIndices, ...list: StatePage[]) =>
-  seedState(pages(...list), { ...target, logger, networkId: 0 });
+  seedState(pages(...list), new IngestEngine(target.client, target.naming, logger));
 
 /** The live objects of the index, as raw ledger entries by id. */
 async function liveEntries(target: TestIndices): Promise<Map<string, Json>> {
@@ -80,7 +80,7 @@ t.test('every state file of the fixtures parses', async (t) => {
   );
   t.throws(() => parseStatePage({ transactions: [] }), /neither a ledger with accountState nor a ledger_data page/);
 
-  const { objects, accounts } = snapshotOps(dump, { prefix: 'x', network: 'mainnet' });
+  const { objects, accounts } = snapshotOps(dump, (kind) => `x-mainnet-${kind}`);
   t.equal(objects.length, 260);
   t.equal(accounts.length, 136, 'one account document per AccountRoot');
   t.ok(
@@ -96,7 +96,10 @@ t.test('seeding 32570 then 38129 gives exactly the 38129 dump, and nothing goes 
   t.equal((await liveEntries(target)).size, 260);
 
   // The ledger's own transaction, then its state: the state is the truth after it.
-  await ingestLedgers([normalizeLedger(readFixture(FULL_38129))], { ...target, logger });
+  await ingestLedgers(
+    [normalizeLedger(readFixture(FULL_38129))],
+    new IngestEngine(target.client, target.naming, logger),
+  );
   const second = await seed(target, pageOf(FULL_38129));
   t.match(second, { ledger_index: 38129, entries: 261, whole: true });
   const expected = new Map(pageOf(FULL_38129).entries.map(({ index, ...fields }) => [index as string, fields]));
@@ -109,7 +112,10 @@ t.test('seeding 32570 then 38129 gives exactly the 38129 dump, and nothing goes 
   t.equal(older.superseded, 260 + 136, 'an older snapshot is refused entry by entry');
   t.equal(older.removed, 0);
   t.same(await contentOf(target), after, 'replaying an older snapshot changes nothing');
-  await ingestLedgers([normalizeLedger(readFixture(FULL_38129))], { ...target, logger });
+  await ingestLedgers(
+    [normalizeLedger(readFixture(FULL_38129))],
+    new IngestEngine(target.client, target.naming, logger),
+  );
   t.same(await contentOf(target), after, 'nor does replaying the ledger itself');
 
   const accounts = await readAllDocuments<Json>(target.client, indexName(target.naming, 'accounts'));
@@ -151,7 +157,10 @@ t.test('from rippled ledger_data pages, and after a failure half-way', async (t)
   const fromFile = await createTestIndices(t);
   await seed(fromFile, dump);
   const fromRippled = await createTestIndices(t);
-  const result = await seedState(source.statePages(38129, 100), { ...fromRippled, logger, networkId: 0 });
+  const result = await seedState(
+    source.statePages(38129, 100),
+    new IngestEngine(fromRippled.client, fromRippled.naming, logger),
+  );
   t.match(result, { ledger_index: 38129, entries: 261, whole: true });
   t.equal(server.commands.filter((c) => c === 'ledger_data').length, 6, '261 entries in pages of 50');
   t.same(await contentOf(fromRippled), await contentOf(fromFile), 'the same indices as from the dump');
@@ -165,12 +174,15 @@ t.test('from rippled ledger_data pages, and after a failure half-way', async (t)
       yield page;
     }
   }
-  await t.rejects(seedState(failing(), { ...interrupted, logger, networkId: 0 }), /connection lost/);
+  await t.rejects(
+    seedState(failing(), new IngestEngine(interrupted.client, interrupted.naming, logger)),
+    /connection lost/,
+  );
   const unrecorded = await interrupted.client.get(
     { index: indexName(interrupted.naming, 'ingest-state'), id: 'state.38129' },
     { ignore: [404] },
   );
   t.notOk(unrecorded.found, 'an unfinished seeding is not recorded');
-  await seedState(source.statePages(38129, 100), { ...interrupted, logger, networkId: 0 });
+  await seedState(source.statePages(38129, 100), new IngestEngine(interrupted.client, interrupted.naming, logger));
   t.same(await contentOf(interrupted), await contentOf(fromFile));
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
-import { consumeValidations, ValidationStore, type ConsumerTotals } from '../../src/index.js';
+import { type ConsumerTotals, consumeValidations, IngestEngine, ValidationStore } from '../../src/index.js';
 import {
   createTestIndices,
   createTestValidator,
@@ -11,9 +11,9 @@ import {
   ReplayRippled,
   signValidation,
 } from '@xle/test-helpers';
+import type { Json } from '@xle/documents';
 
 const logger = createLogger('validator-consumer-test', 'silent');
-type Json = Record<string, unknown>;
 
 async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -66,7 +66,7 @@ t.test('the consumer follows the validations and manifests streams through a rec
   const run = consumeValidations(
     {
       url: server.url,
-      store: new ValidationStore(target.client, target.naming),
+      store: new ValidationStore(new IngestEngine(target.client, target.naming, logger)),
       logger,
       flushMs: 50,
       backoffMs: 20,
@@ -120,7 +120,12 @@ t.test('the consumer follows the validations and manifests streams through a rec
     );
     const again = new AbortController();
     const rerun = consumeValidations(
-      { url: server.url, store: new ValidationStore(target.client, target.naming), logger, flushMs: 50 },
+      {
+        url: server.url,
+        store: new ValidationStore(new IngestEngine(target.client, target.naming, logger)),
+        logger,
+        flushMs: 50,
+      },
       again.signal,
     );
     await until('a third subscription', () => subscriptions() === 3);

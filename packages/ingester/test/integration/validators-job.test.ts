@@ -3,18 +3,19 @@ import t from 'tap';
 import { createLogger, fixturesDir, indexName } from '@xle/core';
 import {
   dayOf,
+  IngestEngine,
   ingestLedgers,
   loadValidatorList,
   manifestFromStream,
+  type ManifestStreamMessage,
   parseValidation,
   readJobRun,
   runValidatorsJob,
-  ValidationStore,
-  verifyValidatorList,
-  type ManifestStreamMessage,
   type UnlSource,
+  ValidationStore,
   type ValidationStreamMessage,
   type ValidatorDoc,
+  verifyValidatorList,
 } from '../../src/index.js';
 import {
   createTestIndices,
@@ -78,11 +79,11 @@ async function prepared(
   t: Parameters<typeof createTestIndices>[0],
 ): Promise<{ target: TestIndices; ledgers: LedgerDoc[] }> {
   const target = await createTestIndices(t);
-  await ingestLedgers(fixtureLedgers, { ...target, logger });
+  await ingestLedgers(fixtureLedgers, new IngestEngine(target.client, target.naming, logger));
   const ledgers = (await readAllDocuments<LedgerDoc>(target.client, indexName(target.naming, 'ledgers'))).sort(
     (a, b) => a.ledger_index - b.ledger_index,
   );
-  const store = new ValidationStore(target.client, target.naming);
+  const store = new ValidationStore(new IngestEngine(target.client, target.naming, logger));
   const manifests = [alice, bob].map((v) => ({
     ...manifestFromStream(manifestMessage(v) as unknown as ManifestStreamMessage),
     received_at: '2025-02-12T00:00:00.000Z',
@@ -105,9 +106,13 @@ async function unl(): Promise<UnlSource> {
 t.test('the validators data set from the fixture ledgers, the real list and signed validations', async (t) => {
   const { target, ledgers } = await prepared(t);
   const validators = indexName(target.naming, 'validators');
-  t.equal(await readJobRun(target.client, target.naming, 'validators'), undefined, 'no run before the first');
+  t.equal(
+    await readJobRun(new IngestEngine(target.client, target.naming, logger), 'validators'),
+    undefined,
+    'no run before the first',
+  );
   const list = await unl();
-  const status = await runValidatorsJob({ ...target, logger }, list);
+  const status = await runValidatorsJob({ engine: new IngestEngine(target.client, target.naming, logger) }, list);
   const newest = ledgers.at(-1)!;
   t.match(status, {
     job: 'validators',
@@ -117,7 +122,7 @@ t.test('the validators data set from the fixture ledgers, the real list and sign
   const first = await indexContent(target.client, validators);
 
   t.test('a second run gives the same index', async (t) => {
-    await runValidatorsJob({ ...target, logger }, list);
+    await runValidatorsJob({ engine: new IngestEngine(target.client, target.naming, logger) }, list);
     t.same(await indexContent(target.client, validators), first);
   });
 

@@ -17,8 +17,8 @@ import {
   type TomlResult,
   type TomlSource,
 } from '../../src/index.js';
+import type { Json } from '@xle/documents';
 
-type Json = Record<string, unknown>;
 const fixture = (name: string): string => readFileSync(join(fixturesDir, 'tokens/toml', name), 'utf8');
 const RLUSD_ISSUER = 'rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De';
 const BAG_ISSUER = 'rNeYbfb9EDV8c7mNfUuooEEYYzMcEuDFbr';

@@ -7,7 +7,7 @@ import {
   verifyValidationData,
   type ValidationStreamMessage,
 } from '../../src/index.js';
-import { createTestValidator, encodeServerVersion, signValidation } from '@xle/test-helpers';
+import { createTestValidator, DECODED_RIPPLED_2_3_0, encodeServerVersion, signValidation } from '@xle/test-helpers';
 
 const v = createTestValidator('validations-test');
 const HASH = '1D7C2A6B9F1E4C3B2A0918273645546372819A0B1C2D3E4F5061728394A5B6C7';
@@ -86,14 +86,7 @@ t.test('partial validations and malformed messages', async (t) => {
 
 t.test('server versions decode as rippled encodes them', async (t) => {
   // 2.3.0 release, and rippled's own examples: 1.7.0-b2 and 1.9.0-rc1.
-  t.same(decodeServerVersion(encodeServerVersion('2.3.0')), {
-    implementation: 'rippled',
-    major: 2,
-    minor: 3,
-    patch: 0,
-    version: '2.3.0',
-    version_full: 'rippled-2.3.0',
-  });
+  t.same(decodeServerVersion(encodeServerVersion('2.3.0')), DECODED_RIPPLED_2_3_0);
   const beta = (0x183bn << 48n) | (1n << 40n) | (7n << 32n) | (0n << 24n) | ((0x40n | 2n) << 16n);
   t.equal(decodeServerVersion(beta.toString())?.version, '1.7.0-b2');
   const rc = (0x183bn << 48n) | (1n << 40n) | (9n << 32n) | ((0x80n | 1n) << 16n);

@@ -1,7 +1,7 @@
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { Encoder } from 'cbor-x';
 import { stringify as stringifyYaml } from 'yaml';
-import type { Column } from '../sql/translate.js';
+import type { Column } from '../sql/plan.js';
 import { SmileWriter, type SmileValue } from './smile.js';
 
 export const FORMATS = ['csv', 'json', 'tsv', 'txt', 'text', 'yaml', 'cbor', 'smile'] as const;

@@ -164,11 +164,7 @@ export class SmileWriter {
   }
 
   startObject(): Buffer {
-    return this.write(() => {
-      this.beforeValue();
-      this.frames.push('object-key');
-      this.writeByte(TOKEN_START_OBJECT);
-    });
+    return this.open('object-key', TOKEN_START_OBJECT);
   }
 
   key(name: string): Buffer {
@@ -180,26 +176,32 @@ export class SmileWriter {
   }
 
   endObject(): Buffer {
-    return this.write(() => {
-      if (this.frames.at(-1) !== 'object-key') throw new Error('Smile object ended outside an object or after a key');
-      this.frames.pop();
-      this.writeByte(TOKEN_END_OBJECT);
-    });
+    return this.close('object-key', TOKEN_END_OBJECT, 'Smile object ended outside an object or after a key');
   }
 
   startArray(): Buffer {
-    return this.write(() => {
-      this.beforeValue();
-      this.frames.push('array-item');
-      this.writeByte(TOKEN_START_ARRAY);
-    });
+    return this.open('array-item', TOKEN_START_ARRAY);
   }
 
   endArray(): Buffer {
+    return this.close('array-item', TOKEN_END_ARRAY, 'Smile array ended outside an array');
+  }
+
+  /** Starts an object or array where a value may stand. */
+  private open(frame: 'object-key' | 'array-item', token: number): Buffer {
     return this.write(() => {
-      if (this.frames.at(-1) !== 'array-item') throw new Error('Smile array ended outside an array');
+      this.beforeValue();
+      this.frames.push(frame);
+      this.writeByte(token);
+    });
+  }
+
+  /** Ends the innermost object or array; `misplaced` is the error when it is not the one open. */
+  private close(frame: 'object-key' | 'array-item', token: number, misplaced: string): Buffer {
+    return this.write(() => {
+      if (this.frames.at(-1) !== frame) throw new Error(misplaced);
       this.frames.pop();
-      this.writeByte(TOKEN_END_ARRAY);
+      this.writeByte(token);
     });
   }
 
@@ -296,21 +298,8 @@ export class SmileWriter {
    * numbers long names when writing and reading alike.
    */
   private writeKey(name: string): void {
-    if (name.length === 0) {
-      this.writeByte(KEY_EMPTY_STRING);
-      return;
-    }
-    if (this.names !== undefined) {
-      const index = this.names.find(name);
-      if (index !== undefined) {
-        this.writeSharedKey(index);
-        return;
-      }
-    }
-    this.reserve(2 + name.length * 3);
-    const start = this.position;
-    const length = this.buffer.write(name, start + 1, 'utf8');
-    const ascii = length === name.length;
+    if (this.writeEmptyOrShared(name, KEY_EMPTY_STRING, this.names, (index) => this.writeSharedKey(index))) return;
+    const { start, length, ascii } = this.writeUtf8(name);
     if (ascii && length <= MAX_SHORT_BYTES) {
       this.buffer[start] = PREFIX_KEY_ASCII + length - 1;
       this.position = start + 1 + length;
@@ -323,6 +312,34 @@ export class SmileWriter {
       this.position = start + 2 + length;
     }
     this.names?.add(name);
+  }
+
+  /**
+   * The empty string is a token of its own; a string already in the shared table is written as
+   * its reference. True when one of them was written.
+   */
+  private writeEmptyOrShared(
+    text: string,
+    emptyToken: number,
+    table: { find(text: string): number | undefined } | undefined,
+    writeReference: (index: number) => void,
+  ): boolean {
+    if (text.length === 0) {
+      this.writeByte(emptyToken);
+      return true;
+    }
+    const index = table?.find(text);
+    if (index === undefined) return false;
+    writeReference(index);
+    return true;
+  }
+
+  /** `text` as UTF-8 after one byte left for its token (and room for an end marker). */
+  private writeUtf8(text: string): { start: number; length: number; ascii: boolean } {
+    this.reserve(2 + text.length * 3);
+    const start = this.position;
+    const length = this.buffer.write(text, start + 1, 'utf8');
+    return { start, length, ascii: length === text.length };
   }
 
   /** Indexes 0-63 fit in one byte (0x40-0x7F); the rest take 0x30-0x33 plus the low byte. */
@@ -343,22 +360,10 @@ export class SmileWriter {
    * as long text, as Jackson does, so that every reader numbers the same strings.
    */
   private writeString(text: string): void {
-    if (text.length === 0) {
-      this.writeByte(TOKEN_EMPTY_STRING);
-      return;
-    }
     // UTF-8 never takes fewer bytes than UTF-16 code units, so longer strings cannot be shared.
-    if (this.values !== undefined && text.length <= MAX_SHORT_BYTES) {
-      const index = this.values.find(text);
-      if (index !== undefined) {
-        this.writeSharedValue(index);
-        return;
-      }
-    }
-    this.reserve(2 + text.length * 3);
-    const start = this.position;
-    const length = this.buffer.write(text, start + 1, 'utf8');
-    const ascii = length === text.length;
+    const shared = text.length <= MAX_SHORT_BYTES ? this.values : undefined;
+    if (this.writeEmptyOrShared(text, TOKEN_EMPTY_STRING, shared, (index) => this.writeSharedValue(index))) return;
+    const { start, length, ascii } = this.writeUtf8(text);
     if (length <= MAX_SHORT_BYTES) {
       this.buffer[start] = ascii
         ? length <= 32

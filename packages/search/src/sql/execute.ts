@@ -1,7 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchEngine } from '../engine.js';
 import { NUMERIC } from './schema.js';
-import { evaluateCondition, type GroupsPlan, type Plan, type Ref, type RowsPlan } from './translate.js';
+import { evaluateCondition } from './having.js';
+import type { GroupsPlan, Plan, Ref, RowsPlan } from './plan.js';
 
 export type Row = unknown[];
 

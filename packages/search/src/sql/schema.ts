@@ -48,28 +48,7 @@ export function sqlTypeOf(esType: string): string {
   }
 }
 
-/** Types a column may be selected as (Elasticsearch SQL leaves the rest out of `SELECT *`). */
-export const SELECTABLE = new Set([
-  'keyword',
-  'text',
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
-  'scaled_float',
-  'unsigned_long',
-  'boolean',
-  'date',
-  'date_nanos',
-  'ip',
-  'version',
-  'constant_keyword',
-  'wildcard',
-]);
-
+/** Numeric field types: they take numeric literals and the SUM / AVG aggregates. */
 export const NUMERIC = new Set([
   'long',
   'integer',
@@ -80,6 +59,20 @@ export const NUMERIC = new Set([
   'half_float',
   'scaled_float',
   'unsigned_long',
+]);
+
+/** Types a column may be selected as (Elasticsearch SQL leaves the rest out of `SELECT *`). */
+export const SELECTABLE = new Set([
+  ...NUMERIC,
+  'keyword',
+  'text',
+  'boolean',
+  'date',
+  'date_nanos',
+  'ip',
+  'version',
+  'constant_keyword',
+  'wildcard',
 ]);
 
 type Props = Record<string, MappingNode>;

@@ -64,6 +64,15 @@ function hasReservedByte(bytes: Uint8Array): boolean {
   return bytes.some((b) => b >= 0xfd);
 }
 
+/** A writer inside a top-level array, after `first` was written into it (its names now shared). */
+function arrayWriterAfter(first: SmileValue): SmileWriter {
+  const w = new SmileWriter();
+  w.header();
+  w.startArray();
+  w.value(first);
+  return w;
+}
+
 t.test('bytes read off the specification', async (t) => {
   t.test('header: ":)\\n", version 0, flags', async (t) => {
     t.equal(hex(new SmileWriter().header()), '3a 29 0a 01', 'shared names by default, as Jackson');
@@ -179,19 +188,13 @@ t.test('shared property names (back references)', async (t) => {
   });
 
   t.test('long reference: 0x30 | index >> 8, then the low byte', async (t) => {
-    const w = new SmileWriter();
-    w.header();
-    w.startArray();
-    w.value(objectOf(names('n', 0, 65)));
+    const w = arrayWriterAfter(objectOf(names('n', 0, 65)));
     t.equal(hex(w.value({ n63: null })), 'fa 7f 21 fb', 'index 63 is the last short one');
     t.equal(hex(w.value({ n64: null })), 'fa 30 40 21 fb');
   });
 
   t.test('indexes whose low byte is 0xFE or 0xFF are never referenced', async (t) => {
-    const w = new SmileWriter();
-    w.header();
-    w.startArray();
-    w.value(objectOf(names('n', 0, 256)));
+    const w = arrayWriterAfter(objectOf(names('n', 0, 256)));
     t.equal(hex(w.value({ n253: null })), 'fa 30 fd 21 fb');
     // n254 sits at index 0xFE: written again in full, it takes index 256 (0x100).
     t.equal(hex(w.value({ n254: null })), `fa 83 ${utf8Hex('n254')} 21 fb`);
@@ -201,10 +204,7 @@ t.test('shared property names (back references)', async (t) => {
   });
 
   t.test('the table empties when a 1025th name is added', async (t) => {
-    const w = new SmileWriter();
-    w.header();
-    w.startArray();
-    w.value(objectOf(names('n', 0, 1024)));
+    const w = arrayWriterAfter(objectOf(names('n', 0, 1024)));
     t.equal(hex(w.value({ n1000: null })), 'fa 33 e8 21 fb', 'all 1024 entries are still there');
     t.equal(hex(w.value({ x: null })), `fa 80 ${utf8Hex('x')} 21 fb`, 'x empties the table, then takes index 0');
     t.equal(hex(w.value({ x: null })), 'fa 40 21 fb');

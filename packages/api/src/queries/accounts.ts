@@ -1,0 +1,40 @@
+import type { estypes } from '@elastic/elasticsearch';
+
+/** Most ledger objects one account answer lists. */
+export const MAX_OBJECTS = 10000;
+
+/** Live (not deleted) ledger objects of one type, narrowed by `extra` filters (pure). */
+export function liveObjects(type: string, ...extra: estypes.QueryDslQueryContainer[]): estypes.QueryDslQueryContainer {
+  return { bool: { filter: [{ term: { LedgerEntryType: type } }, { term: { deleted: false } }, ...extra] } };
+}
+
+/**
+ * Current (not deleted) ledger objects of one type that involve the account (pure).
+ * Emits: bool.filter [term LedgerEntryType, term deleted:false, term _accounts, ...extra], by index.
+ */
+export function buildAccountObjectsQuery(
+  account: string,
+  type: string,
+  extra: estypes.QueryDslQueryContainer[] = [],
+): estypes.SearchRequest {
+  return {
+    query: liveObjects(type, { term: { _accounts: account } }, ...extra),
+    sort: [{ index: { order: 'asc' } }],
+    size: MAX_OBJECTS,
+  };
+}
+
+/** Ledger objects of one type the account itself owns (its `Account` field), e.g. escrows, offers (pure). */
+export function buildOwnedObjectsQuery(account: string, type: string): estypes.SearchRequest {
+  return buildAccountObjectsQuery(account, type, [{ term: { Account: account } }]);
+}
+
+/** The accounts an account activated, oldest first, with their activation fields only (pure). */
+export function buildActivationsQuery(account: string): estypes.SearchRequest {
+  return {
+    query: { term: { parent: account } },
+    sort: [{ ledger_index: { order: 'asc' } }],
+    size: MAX_OBJECTS,
+    _source: ['Account', 'parent', 'initial_balance', 'inception', 'ledger_index', 'tx_hash'],
+  };
+}

@@ -1,0 +1,20 @@
+import type { estypes } from '@elastic/elasticsearch';
+import { liveObjects } from './accounts.js';
+
+/** A page of the live AMM entries, by AMM account (pure). */
+export function buildAmmPoolsQuery(limit: number, offset: number): estypes.SearchRequest {
+  return {
+    query: liveObjects('AMM'),
+    sort: [{ Account: { order: 'asc' } }],
+    from: offset,
+    size: Math.min(limit, 10_000 - offset),
+  };
+}
+
+/** The AMM account's trust lines to the issuers of its pool's tokens (pure). */
+export function buildAmmLinesQuery(ammAccount: string, issuers: readonly string[]): estypes.SearchRequest {
+  return {
+    query: liveObjects('RippleState', { term: { _accounts: ammAccount } }, { terms: { _accounts: [...issuers] } }),
+    size: 10,
+  };
+}

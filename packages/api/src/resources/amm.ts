@@ -1,0 +1,46 @@
+import { NotFoundError } from '@xle/core';
+import type { Json } from '@xle/documents';
+import type { Engine } from '../engine.js';
+import { buildAmmLinesQuery, buildAmmPoolsQuery } from '../queries/amm.js';
+import { issueOf, poolSide, shapeAmmInfo, shapeAmmPool, xrpOf, type PoolSide } from '../shapers/amm.js';
+import { latestLedger } from './ledgers.js';
+
+/** GET /amm/pools: a page of AMM pools with the XRP their accounts hold. */
+export async function ammPools(engine: Engine, limit: number, offset: number): Promise<Json[]> {
+  const found = await engine.search<Json>('objects', buildAmmPoolsQuery(limit, offset));
+  const amms = found.hits.hits.map((h) => h._source ?? {});
+  const roots = await engine.mget<Json>(
+    'accounts',
+    amms.map((a) => a.Account as string),
+  );
+  return amms.map((amm) => shapeAmmPool(amm, xrpOf(roots.get(amm.Account as string) ?? {})));
+}
+
+/** GET /amm/{AMM_ACCOUNT}: the pool's balances, LP token, auction slot and votes, as amm_info shows them. */
+export async function ammInfo(engine: Engine, account: string): Promise<Json> {
+  const root = await engine.get<Json>('accounts', account);
+  const ammId = root?.AMMID;
+  if (root === undefined || root.deleted === true || typeof ammId !== 'string')
+    throw new NotFoundError(`${account} is not an AMM account in the indexed ledgers.`, { account });
+  const amm = await engine.get<Json>('objects', ammId);
+  if (amm === undefined || amm.deleted === true)
+    throw new NotFoundError(`The AMM of ${account} is not found in the indexed ledgers.`, { account });
+  const assets = [issueOf(amm.Asset), issueOf(amm.Asset2)];
+  const issuers = assets.flatMap((a) => (a.issuer === undefined ? [] : [a.issuer]));
+  const [lines, issuerRoots, latest] = await Promise.all([
+    issuers.length === 0
+      ? Promise.resolve([])
+      : engine
+          .search<Json>('objects', buildAmmLinesQuery(account, issuers))
+          .then((r) => r.hits.hits.map((h) => h._source ?? {})),
+    engine.mget<Json>('accounts', issuers),
+    latestLedger(engine),
+  ]);
+  const flagsOf = (issuer?: string): number => (issuer === undefined ? 0 : Number(issuerRoots.get(issuer)?.Flags ?? 0));
+  const [side1, side2] = assets.map((a) => poolSide(a, account, root, lines, flagsOf(a.issuer))) as [
+    PoolSide,
+    PoolSide,
+  ];
+  // "Now" of the auction slot is the newest indexed ledger's close time.
+  return shapeAmmInfo(amm, side1, side2, latest.close_time);
+}

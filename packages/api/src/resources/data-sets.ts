@@ -1,0 +1,122 @@
+import { NotFoundError } from '@xle/core';
+import type { Json } from '@xle/documents';
+import { dataNotReady, readJobRun } from '../data-set-gate.js';
+import type { Engine } from '../engine.js';
+import { lookupLabels } from '../enrich/labels.js';
+import {
+  buildAmendmentsQuery,
+  buildBalancesQuery,
+  buildFactsQuery,
+  buildLatestSnapshotQuery,
+  buildMetricsQuery,
+  buildNodesQuery,
+  buildVersionsQuery,
+  buildWellKnownNamesQuery,
+} from '../queries/data-sets.js';
+import { shapeAmendment, shapeBalances, shapeFacts, shapeMetrics, shapeServerVersions } from '../shapers/data-sets.js';
+
+/** The gates of the network and nodes data sets (their routes declare them too). */
+export const NETWORK_DATA_SET = { job: 'network' } as const;
+export const NODES_DATA_SET = { job: 'nodes', command: 'pnpm ingest nodes --seed URL' } as const;
+
+async function sources<T>(
+  engine: Engine,
+  kind: Parameters<Engine['search']>[0],
+  request: Parameters<Engine['search']>[1],
+): Promise<T[]> {
+  return (await engine.search<T>(kind, request)).hits.hits.flatMap((h) => (h._source === undefined ? [] : [h._source]));
+}
+
+/** GET /amendments. */
+export async function amendmentList(engine: Engine): Promise<Json[]> {
+  return (await sources<Json>(engine, 'amendments', buildAmendmentsQuery())).map(shapeAmendment);
+}
+
+/** GET /amendment/{AMENDMENT_ID}. */
+export async function amendmentById(engine: Engine, amendmentId: string): Promise<Json> {
+  const id = amendmentId.toUpperCase();
+  const doc = await engine.get<Json>('amendments', id);
+  if (doc === undefined) throw new NotFoundError(`No amendment ${id} is known.`, { amendment_id: id });
+  return shapeAmendment(doc);
+}
+
+/** GET /fact/{NAMESPACE_ID}. */
+export async function factsOf(engine: Engine, namespace: string): Promise<Record<string, unknown>> {
+  return shapeFacts(await sources(engine, 'facts', buildFactsQuery(namespace)));
+}
+
+/** GET /fact/{NAMESPACE_ID}/{FACT_ID}. */
+export async function factById(engine: Engine, namespace: string, factId: string): Promise<Json> {
+  const doc = await engine.get<{ value: string }>('facts', `${namespace}.${factId}`);
+  if (doc === undefined)
+    throw new NotFoundError(`No fact ${factId} in namespace ${namespace}.`, {
+      NAMESPACE_ID: namespace,
+      FACT_ID: factId,
+    });
+  return { value: doc.value };
+}
+
+/** GET /metrics/{METRIC_ID}: daily records between two days, oldest first. */
+export async function metricsOf(engine: Engine, metricId: string, from?: string, to?: string): Promise<Json[]> {
+  return shapeMetrics(metricId, await sources(engine, 'metrics', buildMetricsQuery(metricId, from, to)));
+}
+
+/** GET /balances: a page of the rich list, with labels. */
+export async function balances(engine: Engine, limit: number, offset: number): Promise<Json[]> {
+  const docs = await sources<Json>(engine, 'balances', buildBalancesQuery(limit, offset));
+  return shapeBalances(
+    docs,
+    await lookupLabels(
+      engine,
+      docs.map((d) => d.account as string),
+    ),
+  );
+}
+
+/** The newest snapshot of one kind of rippled answer; DATA_NOT_READY when the job took none of that kind yet. */
+export async function latestSnapshot(engine: Engine, kind: 'fee' | 'server_info'): Promise<Json> {
+  const [snapshot] = await sources<{ payload: Json }>(engine, 'network', buildLatestSnapshotQuery(kind));
+  if (snapshot === undefined) throw dataNotReady(NETWORK_DATA_SET, `/network/${kind}`);
+  return snapshot.payload;
+}
+
+/** GET /network/server_info: the `info` of the newest server_info snapshot. */
+export async function serverInfo(engine: Engine): Promise<Json> {
+  return { info: (await latestSnapshot(engine, 'server_info')).info ?? {} };
+}
+
+/** GET /network/server_versions: versions from server snapshots, nodes and validators, newest first. */
+export async function serverVersions(engine: Engine): Promise<string[]> {
+  const terms = async (kind: 'network' | 'nodes' | 'validators', field: string): Promise<string[]> => {
+    const found = await engine.search(kind, buildVersionsQuery(field));
+    const agg = found.aggregations?.versions as { buckets: { key: string }[] } | undefined;
+    return (agg?.buckets ?? []).map((b) => String(b.key));
+  };
+  return shapeServerVersions(
+    await Promise.all([
+      terms('network', 'build_version'),
+      terms('nodes', 'server_version'),
+      terms('validators', 'server_version.version'),
+    ]),
+  );
+}
+
+/** GET /nodes: the nodes the newest crawl saw (since that crawl started). */
+export async function nodeList(engine: Engine): Promise<Json[]> {
+  const run = await readJobRun(engine, NODES_DATA_SET.job);
+  if (run === undefined) throw dataNotReady(NODES_DATA_SET, '/nodes');
+  const since = (run.detail as { started_at?: string } | undefined)?.started_at ?? run.updated_at;
+  return sources<Json>(engine, 'nodes', buildNodesQuery(since));
+}
+
+/** GET /node/{NODE_PUBLIC_KEY}: one node, as last seen. */
+export async function nodeByKey(engine: Engine, key: string): Promise<Json> {
+  const node = await engine.get<Json>('nodes', key);
+  if (node === undefined) throw new NotFoundError(`No crawl has seen node ${key}.`, { public_key: key });
+  return node;
+}
+
+/** GET /names/well-known: every label. */
+export async function wellKnownNames(engine: Engine): Promise<Json[]> {
+  return sources<Json>(engine, 'names', buildWellKnownNamesQuery());
+}

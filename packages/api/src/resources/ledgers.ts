@@ -1,0 +1,63 @@
+import { NotFoundError } from '@xle/core';
+import type { Json } from '@xle/documents';
+import type { Engine } from '../engine.js';
+import { enrichTransactions } from '../enrich/transactions.js';
+import { buildLatestLedgersQuery, buildLedgerByHash, buildLedgerTxQuery } from '../queries/lookups.js';
+import { shapeLatestLedgers, shapeLedger } from '../shapers/ledger.js';
+import { shapeTransactions } from '../shapers/transaction.js';
+
+/**
+ * The newest indexed ledger's index and close time, which pin a first page's range and date an
+ * auction slot. Kept for half a second: ledgers close every 3 to 4 seconds, so the value is never
+ * more than one ledger old, and a marker pins whichever value its first page used.
+ */
+const LATEST_TTL_MS = 500;
+
+export interface LatestLedger {
+  ledger_index: number;
+  close_time: number;
+}
+
+export function latestLedger(engine: Engine): Promise<LatestLedger> {
+  return engine.remember('latest-ledger', LATEST_TTL_MS, async () => {
+    const found = await engine.search<LatestLedger>('ledgers', {
+      ...buildLatestLedgersQuery(1),
+      _source: ['ledger_index', 'close_time'],
+    });
+    const newest = found.hits.hits[0]?._source;
+    return { ledger_index: newest?.ledger_index ?? 0, close_time: newest?.close_time ?? 0 };
+  });
+}
+
+/** GET /ledgers: the last 10 ledgers closed. */
+export async function latestLedgers(engine: Engine): Promise<Json> {
+  const found = await engine.search<Json>('ledgers', buildLatestLedgersQuery(10));
+  return shapeLatestLedgers(found.hits.hits.map((h) => h._source ?? {}));
+}
+
+/** The ledger document of an index or a 64-hex hash; 404 when it is not indexed. */
+async function ledgerDocument(engine: Engine, id: string): Promise<Json> {
+  if (id.length === 64) {
+    const found = await engine.search<Json>('ledgers', buildLedgerByHash(id));
+    const doc = found.hits.hits[0]?._source;
+    if (doc === undefined) throw new NotFoundError(`Ledger ${id.toUpperCase()} is not indexed.`, { ledger: id });
+    return doc;
+  }
+  const index = Number(id);
+  const doc = await engine.get<Json>('ledgers', String(index));
+  if (doc === undefined) throw new NotFoundError(`Ledger ${index} is not indexed.`, { ledger: index });
+  return doc;
+}
+
+/** GET /ledger/{LEDGER_INDEX}: a ledger header by index or hash. */
+export async function ledgerById(engine: Engine, id: string): Promise<Json> {
+  return shapeLedger(await ledgerDocument(engine, id));
+}
+
+/** GET /ledger/{LEDGER_INDEX}/transactions: its transactions, in ledger order. */
+export async function ledgerTransactions(engine: Engine, id: string): Promise<Json[]> {
+  const ledger = await ledgerDocument(engine, id);
+  const found = await engine.search<Json>('transactions', buildLedgerTxQuery(Number(ledger.ledger_index)));
+  const docs = found.hits.hits.map((h) => h._source ?? {});
+  return shapeTransactions(docs, await enrichTransactions(engine, docs));
+}

@@ -1,0 +1,13 @@
+import { NotFoundError } from '@xle/core';
+import { FIXED_OBJECT_IDS, type FixedObjectName, type Json } from '@xle/documents';
+import type { Engine } from '../engine.js';
+import { shapeLedgerObject } from '../shapers/objects.js';
+
+/** GET /object/{OBJECT_ID}: a ledger object by id or by one of the fixed names. */
+export async function ledgerObject(engine: Engine, objectId: string): Promise<Json> {
+  const id = FIXED_OBJECT_IDS[objectId as FixedObjectName] ?? objectId.toUpperCase();
+  const doc = await engine.get<Json>('objects', id);
+  if (doc === undefined || doc.deleted === true)
+    throw new NotFoundError(`Ledger object ${id} is not in the indexed state.`, { index: id });
+  return shapeLedgerObject(id, doc);
+}

@@ -1,0 +1,44 @@
+import { NotFoundError } from '@xle/core';
+import { currencyHex, type Json } from '@xle/documents';
+import type { Engine } from '../engine.js';
+import { lookupLabels } from '../enrich/labels.js';
+import { buildTokenQuery, buildTokensQuery, type TokenSort } from '../queries/tokens.js';
+import { labelOf } from '../shapers/labels.js';
+import { shapeToken, shapeTokens } from '../shapers/token.js';
+
+export interface TokensQuery {
+  sort?: TokenSort;
+  direction?: 'asc' | 'desc';
+  limit?: number;
+  offset?: number;
+}
+
+/** GET /tokens: a page of tokens, by score unless told otherwise. */
+export async function tokenList(engine: Engine, query: TokensQuery): Promise<Json[]> {
+  const sort = query.sort ?? 'score';
+  const direction = query.direction ?? (sort === 'code' ? 'asc' : 'desc');
+  const found = await engine.search<Json>(
+    'tokens',
+    buildTokensQuery(sort, direction, query.limit ?? 100, query.offset ?? 0),
+  );
+  const docs = found.hits.hits.map((h) => h._source ?? {});
+  return shapeTokens(
+    docs,
+    await lookupLabels(
+      engine,
+      docs.map((d) => d.issuer as string),
+    ),
+  );
+}
+
+/** GET /token/{CODE}.{ISSUER}: one token with its XLS-26 toml data. The issuer follows the last dot. */
+export async function tokenByCode(engine: Engine, token: string): Promise<Json> {
+  const at = token.lastIndexOf('.');
+  const code = token.slice(0, at);
+  const issuer = token.slice(at + 1);
+  const found = await engine.search<Json>('tokens', buildTokenQuery(code, currencyHex(code), issuer));
+  const doc = found.hits.hits[0]?._source;
+  if (doc === undefined)
+    throw new NotFoundError(`Token ${token} is not an issued token in the indexed ledgers.`, { token });
+  return shapeToken(doc, labelOf(await lookupLabels(engine, [issuer]), issuer), true);
+}

@@ -1,0 +1,43 @@
+import type { Json } from '@xle/documents';
+import { encodeMarker, type Marker } from '../queries/transactions.js';
+import { shapeTransactions, type TransactionContext } from './transaction.js';
+
+/** One page of an account's transactions as the engine answered it: `limit + 1` hits at most. */
+export interface AccountTxPage {
+  account: string;
+  limit: number;
+  forward: boolean;
+  /** The newest ledger of the walk, pinned by its first page. */
+  max: number;
+  hits: readonly { _source?: Json; sort?: unknown[] }[];
+}
+
+/**
+ * The spec's account transactions answer (pure): the page's transactions, the ledger range they
+ * span, and a marker when the engine found one more hit than the page holds.
+ */
+export function shapeAccountTransactions(page: AccountTxPage, context: TransactionContext): Json {
+  const hits = page.hits.slice(0, page.limit);
+  const docs = hits.map((h) => h._source ?? {});
+  const ledgers = docs.map((d) => Number(d.ledger_index));
+  const response: Json = {
+    account: page.account,
+    ledger_index_min: ledgers.length === 0 ? null : Math.min(...ledgers),
+    ledger_index_max: page.max,
+    transactions: shapeTransactions(docs, context),
+    validated: true,
+    limit: page.limit,
+  };
+  const last = hits[hits.length - 1];
+  if (page.hits.length > page.limit && last?.sort !== undefined) {
+    const marker: Marker = {
+      v: 1,
+      account: page.account,
+      max: page.max,
+      after: last.sort as [number, number],
+      forward: page.forward,
+    };
+    response.marker = encodeMarker(marker);
+  }
+  return response;
+}

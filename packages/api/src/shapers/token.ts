@@ -1,0 +1,19 @@
+import type { Json } from '@xle/documents';
+import { labelOf, type Label, type Labels } from './labels.js';
+
+/**
+ * The spec's Token (pure): the stored document without the job's bookkeeping, `tomldata` only
+ * when asked for (token info, not the list), `toml_status` telling when the issuer's
+ * xrp-ledger.toml was last fetched and with what outcome, and the issuer's label.
+ */
+export function shapeToken(doc: Json, label: Label | null, withToml: boolean): Json {
+  const { _toml, tomldata, ledger_index: _ledger, ...token } = doc;
+  const shaped: Json = { ...token, toml_status: _toml ?? null, IssuingAccount: label };
+  if (withToml) shaped.tomldata = tomldata ?? null;
+  return shaped;
+}
+
+/** The tokens list: each token without its toml data, with its issuer's label (pure). */
+export function shapeTokens(docs: readonly Json[], labels: Labels): Json[] {
+  return docs.map((d) => shapeToken(d, labelOf(labels, d.issuer), false));
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { Client, type ClientOptions } from '@elastic/elasticsearch';
+import { engineUrl, type Config } from '../config.js';
+import { ConfigError } from '../errors.js';
+
+export type { Client };
+
+/**
+ * The one factory for engine clients. The same code talks to the embedded local node and to any
+ * production Elasticsearch 8.x/9.x cluster; only the configuration differs.
+ */
+export function createEngineClient(config: Config, overrides: Partial<ClientOptions> = {}): Client {
+  const options: ClientOptions = {
+    node: engineUrl(config),
+    requestTimeout: config.es.requestTimeoutMs,
+    maxRetries: 1,
+    // Never sniff: behind load balancers and in containers the published node addresses lie.
+    sniffOnStart: false,
+    ...overrides,
+  };
+  if (config.es.apiKey !== undefined) options.auth = { apiKey: config.es.apiKey };
+  else if (config.es.username !== undefined) {
+    options.auth = { username: config.es.username, password: config.es.password ?? '' };
+  }
+  if (config.es.caFile !== undefined) {
+    try {
+      options.tls = { ca: readFileSync(config.es.caFile, 'utf8') };
+    } catch (error) {
+      throw new ConfigError(`Cannot read ES_CA_FILE ${config.es.caFile}: ${(error as Error).message}`);
+    }
+  }
+  return new Client(options);
+}
+
+/** Runs `work` with a client of the configured engine, closed when the work is done either way. */
+export async function withEngineClient<T>(config: Config, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = createEngineClient(config);
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,87 @@
+import type { Context } from 'koa';
+import type Router from '@koa/router';
+import Type, { type Static, type TObject, type TSchema } from 'typebox';
+import { compileValidator } from './validate.js';
+
+/** A route whose answer is a data set computed by a job: 503 DATA_NOT_READY until its first run. */
+export interface DataSetGate {
+  /** The job whose completed run (its `job.<name>` record in ingest-state) makes the data ready. */
+  job: string;
+  /** The data set's name in the API documentation (default: the job's). */
+  name?: string;
+  /** The command that computes it (default `pnpm ingest <job>`). */
+  command?: string;
+}
+
+export interface RouteInput<P extends TObject, Q extends TObject, B extends TSchema> {
+  params: Static<P>;
+  query: Static<Q>;
+  body: Static<B>;
+}
+
+/**
+ * One route, declared once: its schemas validate requests at the edge (defaults and string to
+ * number conversion explicit, unknown parameters rejected, cross-field rules, every error with its
+ * parameter) and make the OpenAPI document; the handler receives the typed, validated input and
+ * returns the answer's body (or sets a streamed body on `ctx` itself and returns undefined).
+ */
+export interface RouteSpec<P extends TObject, Q extends TObject, B extends TSchema> {
+  method: 'get' | 'post' | 'delete';
+  /** OpenAPI form, relative to the router's prefix: `/account/{ACCOUNT}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The 200 answer's schema. */
+  response: TSchema;
+  /** Media types of the 200 answer (default application/json; the schema applies to JSON). */
+  produces?: readonly string[];
+  /** Statuses besides 200 this route answers, with their meaning (default: the document's own). */
+  errors?: Readonly<Record<string, string>>;
+  /** Answers 503 DATA_NOT_READY until the data set behind it is computed. */
+  dataSet?: DataSetGate;
+  handler: (input: RouteInput<P, Q, B>, ctx: Context) => unknown;
+}
+
+export type AnyRoute = RouteSpec<TObject, TObject, TSchema>;
+
+export const NoParams = Type.Object({});
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+/** Declares a route; its input types follow from its schemas. */
+export function defineRoute<
+  P extends TObject = typeof NoParams,
+  Q extends TObject = typeof NoQuery,
+  B extends TSchema = TSchema,
+>(spec: RouteSpec<P, Q, B>): AnyRoute {
+  return spec as unknown as AnyRoute;
+}
+
+export interface MountOptions {
+  /** Checked after validation and before the handler, for routes that declare a data set. */
+  requireDataSet?: (gate: DataSetGate, path: string) => Promise<void>;
+}
+
+/** Mounts declared routes on a router: validate → gate → handler → body. */
+export function mountRoutes(router: Router, routes: readonly AnyRoute[], options: MountOptions = {}): void {
+  for (const route of routes) {
+    const params = compileValidator('path', route.params ?? NoParams);
+    const query = compileValidator('query', route.query ?? NoQuery);
+    const body = route.body === undefined ? undefined : compileValidator('body', route.body);
+    const gate = route.dataSet;
+    router[route.method](route.path.replace(/\{(\w+)\}/g, ':$1'), async (ctx) => {
+      const input = {
+        params: params(ctx.params),
+        query: query(ctx.query),
+        body: body === undefined ? undefined : body((ctx.request as { body?: unknown }).body),
+      };
+      // Validation first: a malformed request is a 400 whether or not the data is ready.
+      if (gate !== undefined && options.requireDataSet !== undefined) await options.requireDataSet(gate, route.path);
+      const answer = await route.handler(input as never, ctx);
+      if (answer !== undefined) ctx.body = answer;
+    });
+  }
+}

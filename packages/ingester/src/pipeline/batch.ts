@@ -1,0 +1,64 @@
+import type { IndexKind } from '@xle/core';
+import { stateChanges, transformLedger, transformTransaction, type Json, type LedgerInput } from '@xle/documents';
+import type { WriteOp } from '../writes.js';
+
+export interface BatchContext {
+  /** The index a kind of document is written to. */
+  index: (kind: IndexKind) => string;
+  /** The network's id for ctids, unless a transaction carries its own. */
+  networkId: number;
+}
+
+/** The writes of one ledger: its documents in ledger then transaction order, and its account writes apart. */
+export interface LedgerWrites {
+  writes: WriteOp[];
+  /** Account writes: the enrich stage adds activation fields to them before they are written. */
+  accounts: WriteOp[];
+}
+
+/**
+ * The transform stage of the pipeline (pure): every document one validated ledger yields, with
+ * deterministic ids (ledger index, transaction hash, object index, account address) and, for
+ * ledger state, the external version that orders changes (ledger index, transaction index).
+ */
+export function ledgerWrites(ledger: LedgerInput, context: BatchContext): LedgerWrites {
+  const writes: WriteOp[] = [
+    {
+      index: context.index('ledgers'),
+      id: String(ledger.ledger_index),
+      doc: transformLedger(ledger) as unknown as Json,
+      ledgerIndex: ledger.ledger_index,
+    },
+  ];
+  const accounts: WriteOp[] = [];
+  for (const tx of ledger.transactions) {
+    const doc = transformTransaction(tx, {
+      ledgerIndex: ledger.ledger_index,
+      closeTime: ledger.close_time,
+      networkId: context.networkId,
+      ledgerHash: ledger.ledger_hash,
+    });
+    writes.push({ index: context.index('transactions'), id: doc.hash, doc, ledgerIndex: ledger.ledger_index });
+    const changes = stateChanges({ ...tx, _date: doc._date }, ledger.ledger_index);
+    for (const change of changes.objects)
+      writes.push({
+        index: context.index('objects'),
+        id: change.id,
+        doc: change.doc,
+        version: change.version,
+        ledgerIndex: ledger.ledger_index,
+      });
+    for (const change of changes.accounts) {
+      const op: WriteOp = {
+        index: context.index('accounts'),
+        id: change.id,
+        doc: change.doc,
+        version: change.version,
+        ledgerIndex: ledger.ledger_index,
+      };
+      if (change.activation !== undefined) op.activation = change.activation;
+      accounts.push(op);
+    }
+  }
+  return { writes, accounts };
+}

@@ -1,0 +1,120 @@
+import { Readable } from 'node:stream';
+import type { Context } from 'koa';
+import type { IndexKind, Logger } from '@xle/core';
+import type { SearchEngine } from '../engine.js';
+import { createWriter, formatFromAccept, MEDIA_TYPES, type Format } from '../formats/formats.js';
+import { abortOnDisconnect, type SearchDeps } from '../search.js';
+import { initialState, runPlan, type Batch, type RunState } from './execute.js';
+import { PUBLIC_TABLES, type Plan } from './plan.js';
+import type { TableSchema } from './schema.js';
+import { translateSql } from './translate.js';
+
+/** Engine page size of a streamed SQL export; `fetch_size` sets it for cursor pages. */
+export const EXPORT_PAGE_SIZE = 1000;
+export const MAX_FETCH_SIZE = 10_000;
+/** Formats whose document holds the cursor; the others carry it in the Cursor header. */
+const CURSOR_IN_BODY = new Set<Format>(['json', 'yaml', 'cbor', 'smile']);
+
+/** What an SQL cursor carries between pages (sealed). */
+interface SqlCursor {
+  sql: string;
+  state: RunState;
+  fetchSize: number;
+  carry?: unknown;
+}
+
+export interface SqlRequest {
+  query?: string;
+  cursor?: string;
+  format?: Format;
+  fetch_size?: number;
+}
+
+async function loadSchemas(engine: SearchEngine): Promise<(kind: IndexKind) => TableSchema> {
+  const entries = await Promise.all(
+    Object.values(PUBLIC_TABLES).map(async (kind) => [kind, await engine.schema(kind)] as const),
+  );
+  const schemas = new Map(entries);
+  return (kind) => schemas.get(kind) ?? new Map();
+}
+
+/** The answer's format: ?format, then the body's, then Accept, then JSON. */
+function chooseFormat(ctx: Context, queryFormat: Format | undefined, bodyFormat: Format | undefined): Format {
+  return queryFormat ?? bodyFormat ?? formatFromAccept(ctx.get('Accept') || undefined) ?? 'json';
+}
+
+/**
+ * POST /sql: translates the SQL (or resumes a cursor) and answers in the chosen format. With
+ * `fetch_size`, one page and a cursor when more follow; without it, the whole result streams with
+ * flat memory. The first page is fetched before answering, so a failing query is still a clean
+ * 4xx / 5xx rather than a broken stream.
+ */
+export async function runSql(
+  { engine, sealer }: SearchDeps,
+  logger: Logger,
+  queryFormat: Format | undefined,
+  body: SqlRequest,
+  ctx: Context,
+): Promise<void> {
+  const format = chooseFormat(ctx, queryFormat, body.format);
+  const cursor = body.cursor === undefined ? undefined : sealer.open<SqlCursor>('sql', body.cursor, 'cursor');
+  const sql = cursor?.sql ?? (body.query as string);
+  const plan: Plan = translateSql(sql, await loadSchemas(engine));
+  const fetchSize = cursor?.fetchSize ?? body.fetch_size;
+  const controller = abortOnDisconnect(ctx);
+  const state = cursor?.state ?? initialState();
+  const run = runPlan(engine, plan, {
+    pageSize: fetchSize ?? EXPORT_PAGE_SIZE,
+    prefetch: fetchSize === undefined,
+    state,
+    signal: controller.signal,
+  });
+  const writer = createWriter(format, cursor !== undefined, cursor?.carry);
+  let first: IteratorResult<Batch, void>;
+  try {
+    first = await run.next();
+  } catch (error) {
+    if (state.pit !== undefined) await engine.closePit(state.pit);
+    throw error;
+  }
+  const firstRows = first.done === true ? [] : first.value.rows;
+  ctx.type = MEDIA_TYPES[format];
+  if (fetchSize !== undefined) {
+    // One page; a cursor carries on when the engine has more. Body formats carry it inside the
+    // document, the text formats in the Cursor header, as Elasticsearch SQL does.
+    const head = writer.start(plan.columns, firstRows);
+    const rows = writer.rows(firstRows);
+    const next = state.done
+      ? undefined
+      : sealer.seal('sql', { sql, state, fetchSize, carry: writer.carry() } satisfies SqlCursor);
+    if (next !== undefined) ctx.set('Cursor', next);
+    else if (state.pit !== undefined) await engine.closePit(state.pit);
+    ctx.body = Buffer.concat([head, rows, writer.end(CURSOR_IN_BODY.has(format) ? next : undefined)]);
+    return;
+  }
+  ctx.body = Readable.from(streamAll(), { objectMode: false });
+
+  async function* streamAll(): AsyncGenerator<Buffer> {
+    let failed = false;
+    try {
+      yield Buffer.concat([writer.start(plan.columns, firstRows), writer.rows(firstRows)]);
+      for await (const batch of run) yield writer.rows(batch.rows);
+      yield writer.end();
+    } catch (error) {
+      failed = true;
+      if (!controller.signal.aborted) logger.error({ err: error, sql }, 'SQL export failed mid-stream');
+      throw error;
+    } finally {
+      if (!failed) controller.abort();
+      await run.return(undefined);
+      if (state.pit !== undefined) await engine.closePit(state.pit);
+    }
+  }
+}
+
+/** POST /sql/close: releases a cursor's point in time before it expires. */
+export async function closeSqlCursor({ engine, sealer }: SearchDeps, cursor: string): Promise<{ succeeded: true }> {
+  const state = sealer.open<SqlCursor>('sql', cursor, 'cursor').state;
+  if (state.pit !== undefined) await engine.closePit(state.pit);
+  return { succeeded: true };
+}

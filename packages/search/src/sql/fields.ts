@@ -1,0 +1,83 @@
+// Resolving columns against a table's mapping: which engine field a column is, and literal values for it (pure).
+import { ErrorCode, type IndexKind } from '@xle/core';
+import { positionOf, sqlError, type AstNode } from './parse.js';
+import { NUMERIC, SELECTABLE, type FieldInfo, type TableSchema } from './schema.js';
+import { columnPath, isColumn, literal } from './ast.js';
+
+export type Schemas = (table: IndexKind) => TableSchema;
+
+export interface Context {
+  sql: string;
+  schema: TableSchema;
+  tableNames: Set<string>;
+}
+
+export function resolveField(
+  ctx: Context,
+  node: AstNode,
+  clause: string,
+  written?: string,
+): { path: string; info: FieldInfo } {
+  const path = written ?? columnPath(node, ctx.tableNames);
+  const info = ctx.schema.get(path);
+  if (info === undefined) {
+    const isObject = [...ctx.schema.keys()].some((k) => k.startsWith(`${path}.`));
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      isObject
+        ? `Cannot use field [${path}] of type [object]; use one of its sub-fields, such as [${
+            [...ctx.schema.keys()].find((k) => k.startsWith(`${path}.`)) ?? ''
+          }].`
+        : `Unknown column [${path}].`,
+      clause,
+      positionOf(ctx.sql, node, path.split('.').pop()),
+    );
+  }
+  if (!SELECTABLE.has(info.type))
+    throw sqlError(
+      ErrorCode.UnsupportedSql,
+      `Cannot use field [${path}] of type [${info.type}]: only its JSON in _source holds it; use POST /search.`,
+      clause,
+      positionOf(ctx.sql, node, path.split('.').pop()),
+    );
+  return { path, info };
+}
+
+/** The field used for exact matching, sorting and grouping: a text field's keyword sub-field. */
+export function exactField(
+  ctx: Context,
+  node: AstNode,
+  clause: string,
+  written?: string,
+): { path: string; info: FieldInfo } {
+  const field = resolveField(ctx, node, clause, written);
+  if (field.info.type !== 'text') return field;
+  if (field.info.exact === undefined)
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `No keyword/multi-field defined exact matches for [${field.path}]; define one or use MATCH/QUERY instead.`,
+      clause,
+      positionOf(ctx.sql, node, field.path),
+    );
+  return { path: field.info.exact, info: { type: 'keyword' } };
+}
+
+export function valueFor(ctx: Context, node: AstNode, info: FieldInfo, clause: string): string | number | boolean {
+  const value = literal(node);
+  if (value === undefined || value === null)
+    throw sqlError(
+      ErrorCode.UnsupportedSql,
+      'Comparisons take a literal on one side and a column on the other.',
+      clause,
+      positionOf(ctx.sql, node),
+    );
+  if (NUMERIC.has(info.type) && typeof value === 'string' && !Number.isFinite(Number(value)))
+    throw sqlError(ErrorCode.InvalidQuery, `[${value}] is not a number.`, clause, positionOf(ctx.sql, node, value));
+  return value;
+}
+
+/** Canonical text of an expression, used to match SELECT, GROUP BY, HAVING and ORDER BY items. */
+export function textOf(ctx: Context, node: AstNode): string | undefined {
+  if (isColumn(node)) return columnPath(node, ctx.tableNames);
+  return undefined;
+}

@@ -1,0 +1,386 @@
+// GROUP BY and aggregates: composite sources and metric aggregations, and the plan of a grouped query (pure).
+import type { estypes } from '@elastic/elasticsearch';
+import { ErrorCode, type IndexKind } from '@xle/core';
+import { positionOf, sqlError, type AstNode } from './parse.js';
+import { NUMERIC, sqlTypeOf } from './schema.js';
+import { columnPath, functionArgs, functionName, isColumn, literal } from './ast.js';
+import { type Context, exactField, resolveField, textOf } from './fields.js';
+import { toCondition } from './having.js';
+import { type Column, type GroupsPlan, MAX_IN_MEMORY_ORDER, type Ref } from './plan.js';
+import { type Query } from './where.js';
+
+const AGGREGATES = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX']);
+
+const GROUPING_FUNCTIONS = new Set(['HISTOGRAM', 'DATE_TRUNC']);
+
+const DATE_TRUNC_UNITS: Record<string, string> = {
+  minute: '1m',
+  minutes: '1m',
+  hour: '1h',
+  hours: '1h',
+  day: '1d',
+  days: '1d',
+  week: '1w',
+  weeks: '1w',
+  month: '1M',
+  months: '1M',
+  quarter: '1q',
+  quarters: '1q',
+  year: '1y',
+  years: '1y',
+};
+
+const INTERVAL_MS: Record<string, number> = {
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 604_800_000,
+};
+
+const CALENDAR_UNITS: Record<string, string> = {
+  minute: '1m',
+  hour: '1h',
+  day: '1d',
+  week: '1w',
+  month: '1M',
+  quarter: '1q',
+  year: '1y',
+};
+
+/** A grouping expression: a column, HISTOGRAM(column, interval) or DATE_TRUNC('unit', column). */
+interface GroupKey {
+  id: string;
+  /** Canonical text, to match SELECT / ORDER BY expressions with GROUP BY ones. */
+  text: string;
+  alias?: string;
+  source: estypes.AggregationsCompositeAggregationSource;
+  type: string;
+  field: string;
+}
+
+function groupKeyOf(ctx: Context, node: AstNode, id: string, clause: string): Omit<GroupKey, 'alias'> {
+  if (isColumn(node)) {
+    const { path, info } = exactField(ctx, node, clause);
+    const shown = resolveField(ctx, node, clause);
+    return {
+      id,
+      text: shown.path,
+      source: { terms: { field: path, missing_bucket: true } },
+      type: sqlTypeOf(shown.info.type === 'text' ? 'text' : info.type),
+      field: shown.path,
+    };
+  }
+  if (node.type === 'function') {
+    const name = functionName(node);
+    const args = functionArgs(node);
+    if (name === 'HISTOGRAM') {
+      const column = args[0];
+      if (!isColumn(column) || args.length !== 2)
+        throw sqlError(
+          ErrorCode.InvalidQuery,
+          'HISTOGRAM takes (column, interval).',
+          clause,
+          positionOf(ctx.sql, node, 'HISTOGRAM'),
+        );
+      const { path, info } = resolveField(ctx, column, clause);
+      const interval = args[1] as AstNode;
+      if (info.type === 'date') {
+        if (interval.type !== 'interval')
+          throw sqlError(
+            ErrorCode.InvalidQuery,
+            'HISTOGRAM of a date takes an INTERVAL, such as INTERVAL 1 DAY.',
+            clause,
+            positionOf(ctx.sql, node, 'HISTOGRAM'),
+          );
+        const amount = Number((interval.expr as AstNode | undefined)?.value);
+        const unit = String(interval.unit ?? '')
+          .toLowerCase()
+          .replace(/s$/, '');
+        const calendar = CALENDAR_UNITS[unit];
+        let spec: estypes.AggregationsCompositeDateHistogramAggregation;
+        if (amount === 1 && calendar !== undefined)
+          spec = { field: path, calendar_interval: calendar as estypes.AggregationsCalendarInterval };
+        else if (INTERVAL_MS[unit] !== undefined && Number.isInteger(amount) && amount > 0)
+          spec = { field: path, fixed_interval: `${amount * (INTERVAL_MS[unit] as number)}ms` };
+        else
+          throw sqlError(
+            ErrorCode.UnsupportedSql,
+            `Unsupported interval [${amount} ${unit}].`,
+            clause,
+            positionOf(ctx.sql, node, 'INTERVAL'),
+          );
+        return {
+          id,
+          text: `HISTOGRAM(${path},INTERVAL ${amount} ${unit})`,
+          source: { date_histogram: { ...spec, missing_bucket: true } },
+          type: 'datetime',
+          field: path,
+        };
+      }
+      const step = literal(interval);
+      if (!NUMERIC.has(info.type) || typeof step !== 'number' || !(step > 0))
+        throw sqlError(
+          ErrorCode.InvalidQuery,
+          'HISTOGRAM of a number takes a positive numeric interval.',
+          clause,
+          positionOf(ctx.sql, node, 'HISTOGRAM'),
+        );
+      return {
+        id,
+        text: `HISTOGRAM(${path},${step})`,
+        source: { histogram: { field: path, interval: step, missing_bucket: true } },
+        type: sqlTypeOf(info.type),
+        field: path,
+      };
+    }
+    if (name === 'DATE_TRUNC') {
+      const unit = literal(args[0]);
+      const column = args[1];
+      const interval = typeof unit === 'string' ? DATE_TRUNC_UNITS[unit.toLowerCase()] : undefined;
+      if (interval === undefined || !isColumn(column) || args.length !== 2)
+        throw sqlError(
+          ErrorCode.InvalidQuery,
+          `DATE_TRUNC takes ('minute'|'hour'|'day'|'week'|'month'|'quarter'|'year', column).`,
+          clause,
+          positionOf(ctx.sql, node, 'DATE_TRUNC'),
+        );
+      const { path, info } = resolveField(ctx, column, clause);
+      if (info.type !== 'date')
+        throw sqlError(
+          ErrorCode.InvalidQuery,
+          `DATE_TRUNC applies to dates; [${path}] is [${info.type}].`,
+          clause,
+          positionOf(ctx.sql, node, 'DATE_TRUNC'),
+        );
+      return {
+        id,
+        text: `DATE_TRUNC(${interval},${path})`,
+        source: {
+          date_histogram: {
+            field: path,
+            calendar_interval: interval as estypes.AggregationsCalendarInterval,
+            missing_bucket: true,
+          },
+        },
+        type: 'datetime',
+        field: path,
+      };
+    }
+  }
+  throw sqlError(
+    ErrorCode.UnsupportedSql,
+    'GROUP BY takes columns, HISTOGRAM(...) or DATE_TRUNC(...).',
+    clause,
+    positionOf(ctx.sql, node),
+  );
+}
+
+interface Metric {
+  id: string;
+  text: string;
+  ref: Ref;
+  type: string;
+  agg?: estypes.AggregationsAggregationContainer;
+}
+
+function metricOf(ctx: Context, node: AstNode, next: () => string, clause: string): Metric {
+  const name = String(node.name).toUpperCase();
+  const args = node.args as { expr?: AstNode; distinct?: string } | undefined;
+  const arg = args?.expr;
+  const distinct = args?.distinct !== undefined && args.distinct !== null;
+  if (name === 'COUNT' && arg?.type === 'star')
+    return { id: '_count', text: 'COUNT(*)', ref: { count: true }, type: 'long' };
+  if (!isColumn(arg))
+    throw sqlError(ErrorCode.UnsupportedSql, `${name} takes a column.`, clause, positionOf(ctx.sql, node, name));
+  if (distinct && name !== 'COUNT')
+    throw sqlError(
+      ErrorCode.UnsupportedSql,
+      `${name}(DISTINCT ...) is not supported.`,
+      clause,
+      positionOf(ctx.sql, node, name),
+    );
+  const id = next();
+  if (name === 'COUNT') {
+    const { path } = exactField(ctx, arg, clause);
+    return distinct
+      ? {
+          id,
+          text: `COUNT(DISTINCT ${path})`,
+          ref: { metric: id },
+          type: 'long',
+          agg: { cardinality: { field: path } },
+        }
+      : { id, text: `COUNT(${path})`, ref: { metric: id }, type: 'long', agg: { value_count: { field: path } } };
+  }
+  const { path, info } = resolveField(ctx, arg, clause);
+  if (!NUMERIC.has(info.type) && !(info.type === 'date' && (name === 'MIN' || name === 'MAX')))
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `${name} applies to numbers${name === 'MIN' || name === 'MAX' ? ' and dates' : ''}; [${path}] is [${info.type}].`,
+      clause,
+      positionOf(ctx.sql, node, name),
+    );
+  const type =
+    name === 'AVG'
+      ? 'double'
+      : name === 'SUM'
+        ? info.type === 'double' || info.type === 'float'
+          ? 'double'
+          : 'long'
+        : sqlTypeOf(info.type);
+  const kind = { SUM: 'sum', AVG: 'avg', MIN: 'min', MAX: 'max' }[name as 'SUM' | 'AVG' | 'MIN' | 'MAX'];
+  return { id, text: `${name}(${path})`, ref: { metric: id }, type, agg: { [kind]: { field: path } } };
+}
+
+export function groupsPlan(
+  ctx: Context,
+  ast: AstNode,
+  items: { expr: AstNode; as?: string | null }[],
+  groupBy: AstNode[],
+  table: IndexKind,
+  query: Query,
+  limit: number | undefined,
+  offset: number,
+): GroupsPlan {
+  // Aliases of SELECT items, so that GROUP BY / HAVING / ORDER BY can name them.
+  const aliasExpr = new Map<string, AstNode>();
+  for (const item of items) if (typeof item.as === 'string') aliasExpr.set(item.as, item.expr);
+  const resolveAlias = (node: AstNode): AstNode => {
+    if (isColumn(node) && node.table === null && (node.schema === null || node.schema === undefined)) {
+      const aliased = aliasExpr.get(columnPath(node, ctx.tableNames));
+      if (aliased !== undefined && !ctx.schema.has(columnPath(node, ctx.tableNames))) return aliased;
+    }
+    return node;
+  };
+  const keys: GroupKey[] = groupBy.map((node, i) => ({ ...groupKeyOf(ctx, resolveAlias(node), `g${i}`, 'GROUP BY') }));
+  const metrics = new Map<string, Metric>();
+  let counter = 0;
+  const metricFor = (node: AstNode, clause: string): Metric => {
+    const metric = metricOf(ctx, node, () => `m${counter}`, clause);
+    const existing = metrics.get(metric.text);
+    if (existing !== undefined) return existing;
+    if (metric.agg !== undefined) counter += 1;
+    metrics.set(metric.text, metric);
+    return metric;
+  };
+  const keyFor = (node: AstNode): GroupKey | undefined => {
+    const resolved = resolveAlias(node);
+    let text: string | undefined;
+    try {
+      text = groupKeyOf(ctx, resolved, '', 'GROUP BY').text;
+    } catch {
+      return undefined;
+    }
+    return keys.find((k) => k.text === text);
+  };
+  /** A SELECT / HAVING / ORDER BY expression → what it reads from a bucket. */
+  const refOf = (node: AstNode, clause: string): { ref: Ref; type: string; text: string } => {
+    const resolved = resolveAlias(node);
+    if (resolved.type === 'aggr_func') {
+      const name = String(resolved.name).toUpperCase();
+      if (!AGGREGATES.has(name))
+        throw sqlError(
+          ErrorCode.UnsupportedSql,
+          `Aggregate [${name}] is not supported.`,
+          clause,
+          positionOf(ctx.sql, resolved, name),
+        );
+      const metric = metricFor(resolved, clause);
+      return { ref: metric.ref, type: metric.type, text: metric.text };
+    }
+    const key = keyFor(resolved);
+    if (key !== undefined) return { ref: { key: key.id }, type: key.type, text: key.text };
+    if (resolved.type === 'function' && !GROUPING_FUNCTIONS.has(functionName(resolved)))
+      throw sqlError(
+        ErrorCode.UnsupportedSql,
+        `Function [${functionName(resolved)}] is not supported.`,
+        clause,
+        positionOf(ctx.sql, resolved, functionName(resolved)),
+      );
+    const shown = textOf(ctx, resolved) ?? 'expression';
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `Cannot use non-grouped column [${shown}], expected [${keys.map((k) => k.text).join(', ')}].`,
+      clause,
+      positionOf(ctx.sql, resolved, shown.split('.').pop()),
+    );
+  };
+  const columns: Column[] = [];
+  const outputs: Ref[] = [];
+  for (const item of items) {
+    if (
+      isColumn(item.expr) &&
+      (item.expr.column === '*' || (item.expr.column as { expr?: { value?: string } })?.expr?.value === '*')
+    )
+      throw sqlError(
+        ErrorCode.InvalidQuery,
+        'SELECT * cannot be used with GROUP BY or aggregates.',
+        'SELECT',
+        positionOf(ctx.sql, null, '*'),
+      );
+    const { ref, type, text } = refOf(item.expr, 'SELECT');
+    columns.push({ name: typeof item.as === 'string' ? item.as : displayName(ctx, item.expr, text), type });
+    outputs.push(ref);
+  }
+  const havingNode = ast.having as AstNode | null | undefined;
+  const having = havingNode === null || havingNode === undefined ? undefined : toCondition(ctx, havingNode, refOf);
+  let order: { ref: Ref; desc: boolean }[] | undefined;
+  const orderBy = (ast.orderby as { expr: AstNode; type?: string | null }[] | null) ?? [];
+  const directions = new Map<string, 'asc' | 'desc'>();
+  const byAggregate = orderBy.some((o) => !('key' in refOf(o.expr, 'ORDER BY').ref));
+  if (byAggregate) {
+    if (limit === undefined || limit + offset > MAX_IN_MEMORY_ORDER)
+      throw sqlError(
+        ErrorCode.QueryLimitExceeded,
+        `ORDER BY an aggregate needs LIMIT (with OFFSET) of at most ${MAX_IN_MEMORY_ORDER}.`,
+        'ORDER BY',
+        positionOf(ctx.sql, null, 'ORDER BY') ?? positionOf(ctx.sql, null, 'order by'),
+      );
+    order = orderBy.map((o) => ({ ref: refOf(o.expr, 'ORDER BY').ref, desc: o.type === 'DESC' }));
+  } else {
+    let last = -1;
+    for (const o of orderBy) {
+      const ref = refOf(o.expr, 'ORDER BY').ref as { key: string };
+      const index = keys.findIndex((k) => k.id === ref.key);
+      if (index <= last)
+        throw sqlError(
+          ErrorCode.UnsupportedSql,
+          'ORDER BY group keys must follow the GROUP BY order.',
+          'ORDER BY',
+          positionOf(ctx.sql, o.expr),
+        );
+      last = index;
+      directions.set(ref.key, o.type === 'DESC' ? 'desc' : 'asc');
+    }
+  }
+  const sources = keys.map((k) => {
+    const [type, spec] = Object.entries(k.source)[0] as [string, Record<string, unknown>];
+    const direction = directions.get(k.id);
+    return { [k.id]: { [type]: direction === undefined ? spec : { ...spec, order: direction } } };
+  });
+  const aggs: Record<string, estypes.AggregationsAggregationContainer> = {};
+  for (const metric of metrics.values()) if (metric.agg !== undefined) aggs[metric.id] = metric.agg;
+  return {
+    kind: 'groups',
+    table,
+    columns,
+    query,
+    sources,
+    metrics: aggs,
+    outputs,
+    ...(having === undefined ? {} : { having }),
+    ...(order === undefined ? {} : { order }),
+    ...(limit === undefined ? {} : { limit }),
+    offset,
+  };
+}
+
+/** Elasticsearch SQL names an unaliased column after the expression as written. */
+function displayName(ctx: Context, node: AstNode, fallback: string): string {
+  if (isColumn(node)) return columnPath(node, ctx.tableNames);
+  const start = (node as { loc?: { start?: { offset: number } } }).loc?.start?.offset;
+  const end = (node as { loc?: { end?: { offset: number } } }).loc?.end?.offset;
+  if (start !== undefined && end !== undefined) return ctx.sql.slice(start, end).trim();
+  return fallback;
+}
