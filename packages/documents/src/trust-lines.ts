@@ -1,4 +1,5 @@
 import BigNumber from 'bignumber.js';
+import { LedgerEntry } from 'xrpl';
 import type { Json } from './json.js';
 
 /** A RippleState entry seen from one of its two accounts, as rippled's account_lines shows it. */
@@ -18,13 +19,9 @@ export interface TrustLine {
   peer_authorized?: boolean;
 }
 
-/** RippleState flags (https://xrpl.org/docs/references/protocol/ledger-data/ledger-entry-types/ripplestate). */
-const LOW_NO_RIPPLE = 0x00020000;
-const HIGH_NO_RIPPLE = 0x00100000;
-const LOW_FREEZE = 0x00400000;
-const HIGH_FREEZE = 0x00800000;
-const LOW_AUTH = 0x00040000;
-const HIGH_AUTH = 0x00080000;
+/** RippleState flags, as rippled defines them (https://xrpl.org/docs/references/protocol/ledger-data/ledger-entry-types/ripplestate). */
+const { lsfLowNoRipple, lsfHighNoRipple, lsfLowFreeze, lsfHighFreeze, lsfLowAuth, lsfHighAuth } =
+  LedgerEntry.RippleStateFlags;
 
 const negate = (value: string): string => (value.startsWith('-') ? value.slice(1) : value === '0' ? '0' : `-${value}`);
 
@@ -47,12 +44,12 @@ export function trustLineOf(entry: Json, account: string): TrustLine {
     quality_in: Number((isLow ? entry.LowQualityIn : entry.HighQualityIn) ?? 0),
     quality_out: Number((isLow ? entry.LowQualityOut : entry.HighQualityOut) ?? 0),
   };
-  if (own(LOW_NO_RIPPLE, HIGH_NO_RIPPLE)) line.no_ripple = true;
-  if (other(LOW_NO_RIPPLE, HIGH_NO_RIPPLE)) line.no_ripple_peer = true;
-  if (own(LOW_FREEZE, HIGH_FREEZE)) line.freeze = true;
-  if (other(LOW_FREEZE, HIGH_FREEZE)) line.freeze_peer = true;
-  if (own(LOW_AUTH, HIGH_AUTH)) line.authorized = true;
-  if (other(LOW_AUTH, HIGH_AUTH)) line.peer_authorized = true;
+  if (own(lsfLowNoRipple, lsfHighNoRipple)) line.no_ripple = true;
+  if (other(lsfLowNoRipple, lsfHighNoRipple)) line.no_ripple_peer = true;
+  if (own(lsfLowFreeze, lsfHighFreeze)) line.freeze = true;
+  if (other(lsfLowFreeze, lsfHighFreeze)) line.freeze_peer = true;
+  if (own(lsfLowAuth, lsfHighAuth)) line.authorized = true;
+  if (other(lsfLowAuth, lsfHighAuth)) line.peer_authorized = true;
   return line;
 }
 

@@ -51,7 +51,7 @@ t.test('lookups by hash, ctid and ledger', async (t) => {
 t.test('a trust line from each side', async (t) => {
   const entry = {
     LedgerEntryType: 'RippleState',
-    Flags: 0x00020000 | 0x00800000, // low no-ripple, high freeze
+    Flags: 0x00100000 | 0x00800000, // lsfLowNoRipple, lsfHighFreeze
     Balance: { currency: 'USD', issuer: 'rrrrrrrrrrrrrrrrrrrrBZbvji', value: '-12.5' },
     LowLimit: { currency: 'USD', issuer: 'rLow1111111111111111111111111', value: '0' },
     HighLimit: { currency: 'USD', issuer: 'rHigh111111111111111111111111', value: '100' },
