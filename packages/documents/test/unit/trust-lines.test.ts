@@ -1,23 +1,10 @@
 import t from 'tap';
 import { readFixture } from '@xle/test-helpers';
-import { trustLineOf, type Json } from '../../src/index.js';
+import { trustLineOf, type Json, type TrustLine } from '../../src/index.js';
 
-interface RippledLine {
-  account: string;
-  currency: string;
-  balance: string;
-  limit: string;
-  limit_peer: string;
-  no_ripple?: boolean;
-  no_ripple_peer?: boolean;
-  freeze?: boolean;
-  freeze_peer?: boolean;
-  authorized?: boolean;
-  peer_authorized?: boolean;
-}
-
+// rippled's account_lines answer has the shape of a TrustLine (and writes false flags out).
 t.test("trust lines from ledger entries agree with rippled's own account_lines", async (t) => {
-  const { result: lines } = readFixture<{ result: { account: string; lines: RippledLine[] } }>(
+  const { result: lines } = readFixture<{ result: { account: string; lines: TrustLine[] } }>(
     'rpc/xrpl-dev-portal/account_lines.ws-response.json',
   );
   const { result: objects } = readFixture<{ result: { account_objects: Json[] } }>(
@@ -29,7 +16,7 @@ t.test("trust lines from ledger entries agree with rippled's own account_lines",
     const ours = trustLineOf(entry, lines.account);
     const theirs = lines.lines.find((l) => l.account === ours.account && l.currency === ours.currency);
     if (theirs === undefined) continue;
-    const flags = (line: Partial<RippledLine>): boolean[] =>
+    const flags = (line: Partial<TrustLine>): boolean[] =>
       (['no_ripple', 'no_ripple_peer', 'freeze', 'freeze_peer', 'authorized', 'peer_authorized'] as const).map(
         (flag) => line[flag] === true,
       );
