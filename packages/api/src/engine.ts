@@ -1,5 +1,15 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { indexName, TtlCache, type Client, type IndexKind, type IndexNaming } from '@xle/core';
+import {
+  EngineUnavailableError,
+  indexName,
+  rangeAlias,
+  TtlCache,
+  type Client,
+  type IndexKind,
+  type IndexNaming,
+  type RangedKind,
+  type SingleIndexKind,
+} from '@xle/core';
 
 /** Documents kept per cached index (the oldest go first). */
 const CACHE_ENTRIES = 50_000;
@@ -20,23 +30,47 @@ export class Engine {
     return indexName(this.naming, kind);
   }
 
-  async get<T>(kind: IndexKind, id: string): Promise<T | undefined> {
+  async get<T>(kind: SingleIndexKind, id: string): Promise<T | undefined> {
     const doc = await this.client.get<T>({ index: this.index(kind), id }, { ignore: [404] });
     return doc.found ? doc._source : undefined;
   }
 
-  async mget<T>(kind: IndexKind, ids: readonly string[]): Promise<Map<string, T>> {
+  /**
+   * A document of a kind that grows with history, by id, from the range that holds `ledgerIndex`
+   * (a read by id must name one index; the kind's alias spans every range). A range never
+   * written answers 404 like a missing document.
+   */
+  async getInRange<T>(kind: RangedKind, ledgerIndex: number, id: string): Promise<T | undefined> {
+    const doc = await this.client.get<T>({ index: rangeAlias(this.naming, kind, ledgerIndex), id }, { ignore: [404] });
+    return doc.found ? doc._source : undefined;
+  }
+
+  async mget<T>(kind: SingleIndexKind, ids: readonly string[]): Promise<Map<string, T>> {
     const found = new Map<string, T>();
     if (ids.length === 0) return found;
     const result = await this.client.mget<T>({ index: this.index(kind), ids: [...new Set(ids)] });
     for (const doc of result.docs) {
-      if ('found' in doc && doc.found && doc._source !== undefined) found.set(doc._id, doc._source);
+      // A shard that cannot answer (its copies lost or moving) does not mean "absent".
+      if ('error' in doc) throw new EngineUnavailableError(new Error(`mget ${doc._id}: ${doc.error.type}`));
+      if (doc.found && doc._source !== undefined) found.set(doc._id, doc._source);
     }
     return found;
   }
 
+  /**
+   * A search over a kind's index or alias. Never a partial answer: a shard that fails (a node
+   * lost, a replica being promoted) fails the whole search, answered 503 with Retry-After, rather
+   * than a 200 that silently lacks documents.
+   */
   async search<T>(kind: IndexKind, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
-    return this.client.search<T>({ ...body, index: this.index(kind) });
+    const found = await this.client.search<T>({
+      allow_partial_search_results: false,
+      ...body,
+      index: this.index(kind),
+    });
+    if ((found._shards?.failed ?? 0) > 0)
+      throw new EngineUnavailableError(new Error(`${found._shards.failed} shards failed`));
+    return found;
   }
 
   /**
@@ -45,7 +79,7 @@ export class Engine {
    * within that time either.
    */
   async mgetCached<T>(
-    kind: IndexKind,
+    kind: SingleIndexKind,
     ids: Iterable<string>,
     ttlMs: number,
     { cacheMisses = true }: { cacheMisses?: boolean } = {},

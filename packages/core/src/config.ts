@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import Type, { type Static, type TSchema } from 'typebox';
 import Compile from 'typebox/compile';
 import { ConfigError } from './errors.js';
+import { repoRoot } from './paths.js';
 
 /**
  * The one configuration object. Sources, lowest to highest precedence:
@@ -21,7 +22,8 @@ export const ConfigSchema = Type.Object(
       {
         url: Type.Optional(
           Type.String({
-            description: 'URL of an Elasticsearch 8.x/9.x cluster. When set, the local engine is never started.',
+            description:
+              'URL of an Elasticsearch 8.x/9.x cluster, or several node URLs separated by commas. When set, the local engine is never started.',
           }),
         ),
         apiKey: Type.Optional(Type.String({ description: 'API key for the cluster (encoded form).' })),
@@ -43,6 +45,37 @@ export const ConfigSchema = Type.Object(
           default: 800,
           minimum: 50,
           description: 'Timeout of the readiness probe behind /api/v1/ping (must stay under one second).',
+        }),
+        rangeLedgers: Type.Integer({
+          default: 1_000_000,
+          minimum: 1000,
+          maximum: 100_000_000,
+          description:
+            'Ledgers per range index: transactions, ledgers and validations are written to one index per range, read through one alias per kind.',
+        }),
+        shards: Type.Integer({
+          default: 1,
+          minimum: 1,
+          maximum: 64,
+          description: 'Primary shards of each range index (transactions, ledgers, validations).',
+        }),
+        stateShards: Type.Integer({
+          default: 1,
+          minimum: 1,
+          maximum: 64,
+          description: 'Primary shards of the ledger-state indices (objects, accounts), which grow with the state.',
+        }),
+        replicas: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: 8,
+            description: 'Replicas of every index; unset: 0 on one node, 1 when the cluster has two or more.',
+          }),
+        ),
+        backfillRefresh: Type.String({
+          default: '30s',
+          pattern: '^(-1|[1-9][0-9]*(ms|s|m))$',
+          description: 'Refresh interval of the range indices a backfill writes, until it is done (then 1s).',
         }),
       },
       { additionalProperties: false, default: {} },
@@ -73,6 +106,13 @@ export const ConfigSchema = Type.Object(
           default: '1g',
           pattern: '^[1-9][0-9]*[mg]$',
           description: 'JVM heap of the local engine (`-Xms`/`-Xmx`).',
+        }),
+        nodes: Type.Integer({
+          default: 1,
+          minimum: 1,
+          maximum: 9,
+          description:
+            'Nodes of the local engine: one, or a real cluster of N nodes on consecutive HTTP and transport ports.',
         }),
         startTimeoutMs: Type.Integer({
           default: 120000,
@@ -268,11 +308,17 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'ES_INDEX_PREFIX', path: ['es', 'indexPrefix'] },
   { env: 'ES_REQUEST_TIMEOUT_MS', path: ['es', 'requestTimeoutMs'] },
   { env: 'ES_PING_TIMEOUT_MS', path: ['es', 'pingTimeoutMs'] },
+  { env: 'ES_RANGE_LEDGERS', path: ['es', 'rangeLedgers'] },
+  { env: 'ES_SHARDS', path: ['es', 'shards'] },
+  { env: 'ES_STATE_SHARDS', path: ['es', 'stateShards'] },
+  { env: 'ES_REPLICAS', path: ['es', 'replicas'] },
+  { env: 'ES_BACKFILL_REFRESH', path: ['es', 'backfillRefresh'] },
   { env: 'ENGINE_HOME', path: ['engine', 'home'] },
   { env: 'ENGINE_DATA_DIR', path: ['engine', 'dataDir'] },
   { env: 'ENGINE_PORT', path: ['engine', 'port'] },
   { env: 'ENGINE_TRANSPORT_PORT', path: ['engine', 'transportPort'] },
   { env: 'ENGINE_HEAP', path: ['engine', 'heap'] },
+  { env: 'ENGINE_NODES', path: ['engine', 'nodes'] },
   { env: 'ENGINE_START_TIMEOUT_MS', path: ['engine', 'startTimeoutMs'] },
   { env: 'RIPPLED_URL', path: ['xrpl', 'url'] },
   { env: 'XRPL_NETWORK_ID', path: ['xrpl', 'networkId'] },
@@ -384,7 +430,45 @@ function defaultConfigFile(cwd: string): string | undefined {
 
 /** The engine URL everything uses: `ES_URL` when set, otherwise the local engine's port. */
 export function engineUrl(config: Config): string {
-  return config.es.url ?? `http://127.0.0.1:${config.engine.port}`;
+  return engineUrls(config).join(',');
+}
+
+/**
+ * Every node address clients may use: the nodes listed in ES_URL (comma-separated), or the local
+ * engine's nodes (as many as the running local cluster records in its cluster file, else
+ * ENGINE_NODES) on consecutive ports. A client that knows several nodes moves on to another when
+ * one is lost.
+ */
+export function engineUrls(config: Config): string[] {
+  if (config.es.url !== undefined)
+    return config.es.url
+      .split(',')
+      .map((url) => url.trim())
+      .filter((url) => url !== '');
+  const nodes = readLocalCluster(config)?.nodes.length ?? config.engine.nodes;
+  return Array.from({ length: nodes }, (_, i) => `http://127.0.0.1:${config.engine.port + i}`);
+}
+
+/** What `engine start` records of the local cluster it started, in `<engine dataDir>/cluster.json`. */
+export interface LocalClusterFile {
+  name: string;
+  nodes: { name: string; port: number; transportPort: number; dataDir: string }[];
+}
+
+export function localClusterFile(config: Pick<Config, 'engine'>, cwd = repoRoot): string {
+  return resolve(cwd, config.engine.dataDir, 'cluster.json');
+}
+
+/** The local cluster `engine start` last recorded, or undefined when none was. */
+export function readLocalCluster(config: Pick<Config, 'engine'>, cwd = repoRoot): LocalClusterFile | undefined {
+  const path = localClusterFile(config, cwd);
+  if (!existsSync(path)) return undefined;
+  try {
+    const recorded = JSON.parse(readFileSync(path, 'utf8')) as LocalClusterFile;
+    return Array.isArray(recorded.nodes) && recorded.nodes.length > 0 ? recorded : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when an external cluster is configured and the local engine must not be started. */

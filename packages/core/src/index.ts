@@ -17,11 +17,15 @@ export {
   type Config,
   type DeepPartial,
   type LoadConfigOptions,
+  type LocalClusterFile,
   ConfigSchema,
   configTableMarkdown,
   ENV_VARS,
   engineUrl,
+  engineUrls,
   loadConfig,
+  localClusterFile,
+  readLocalCluster,
   redactConfig,
   usesExternalEngine,
 } from './config.js';
@@ -39,15 +43,19 @@ export {
 export {
   type ApplyOptions,
   type ApplyResult,
+  type IndexLayout,
   type TemplateChange,
   type TemplateSet,
   applyTemplates,
   canonicalJson,
   composeTemplates,
   contentHash,
+  DEFAULT_LAYOUT,
   deleteTemplatesAndIndices,
+  layoutOf,
   loadTemplateSet,
 } from './engine/templates.js';
+export { createRange, rangeIndexOf, rangeIndices, swapRange } from './engine/ranges.js';
 export {
   type AppErrorOptions,
   type ErrorBody,
@@ -106,11 +114,19 @@ export { type InputPart, type InputRule, compileValidator, withRules } from './h
 export {
   type IndexKind,
   type IndexNaming,
+  type RangedKind,
+  type SingleIndexKind,
   componentTemplateName,
+  DEFAULT_RANGE_LEDGERS,
   INDEX_KINDS,
   indexName,
   indexTemplateName,
+  isRangedKind,
   namingOf,
+  RANGED_KINDS,
+  rangeAlias,
+  rangeIndexName,
+  rangeStart,
 } from './index-names.js';
 export { createLogger, type Logger } from './logger.js';
 export { fixturesDir, repoRoot, templatesDir } from './paths.js';

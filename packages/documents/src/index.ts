@@ -64,6 +64,12 @@ export {
   trustLineFields,
   trustLineSides,
 } from './tokens.js';
-export { type TransactionContext, type TransactionDoc, affectedAccounts, transformTransaction } from './transaction.js';
+export {
+  type TransactionContext,
+  type TransactionDoc,
+  affectedAccounts,
+  touchedObjects,
+  transformTransaction,
+} from './transaction.js';
 export { type TrustLine, obligationsOf, trustLineOf } from './trust-lines.js';
 export { addDecodedTwins } from './twins.js';

@@ -96,6 +96,9 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
 
   // `doc` is this function's own copy: derived fields are added in place.
   doc._accounts = affectedAccounts(doc, meta);
+  const touched = touchedObjects(meta);
+  meta._objects = touched.ids;
+  meta._types = touched.types;
   const exchanges = exchangesOf(doc, meta, context.ledgerIndex * 65536 + (transactionIndex ?? 0));
   if (exchanges.length > 0) doc._exchanges = exchanges;
   const tokens = tokensTouched(meta);
@@ -150,4 +153,23 @@ export function affectedAccounts(doc: Json, meta: Json): string[] {
     }
   }
   return [...found].sort();
+}
+
+/**
+ * The ledger objects a transaction created, modified or deleted (their ids, in metadata order)
+ * and their entry types (sorted, once each): the searchable index of meta.AffectedNodes, which is
+ * kept in the document but not indexed (pure).
+ */
+export function touchedObjects(meta: Json): { ids: string[]; types: string[] } {
+  const ids: string[] = [];
+  const types = new Set<string>();
+  for (const wrapper of Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as unknown[]) : []) {
+    if (!isRecord(wrapper)) continue;
+    for (const node of Object.values(wrapper)) {
+      if (!isRecord(node)) continue;
+      if (typeof node.LedgerIndex === 'string') ids.push(node.LedgerIndex.toUpperCase());
+      if (typeof node.LedgerEntryType === 'string') types.add(node.LedgerEntryType);
+    }
+  }
+  return { ids, types: [...types].sort() };
 }

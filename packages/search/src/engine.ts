@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { indexName, type Client, type IndexKind, type IndexNaming } from '@xle/core';
-import { schemaFromMapping, type TableSchema } from './sql/schema.js';
+import { schemaFromMapping, type FieldInfo, type TableSchema } from './sql/schema.js';
 
 /** How long a table's mapping is reused before it is read again. */
 const SCHEMA_TTL_MS = 60_000;
@@ -24,7 +24,9 @@ export class SearchEngine {
   publicName(index: string | undefined): string | undefined {
     if (index === undefined) return undefined;
     const prefix = `${this.naming.prefix}-${this.naming.network}-`;
-    return index.startsWith(prefix) ? index.slice(prefix.length) : index;
+    if (!index.startsWith(prefix)) return index;
+    // A range index (`transactions-0094000000-g1`) is answered as its kind.
+    return index.slice(prefix.length).replace(/-\d{10}-g\d+$/, '');
   }
 
   /** Leaf fields of a table, from its live mapping. */
@@ -33,8 +35,14 @@ export class SearchEngine {
     if (cached !== undefined && performance.now() - cached.at < SCHEMA_TTL_MS) return cached.schema;
     const index = this.index(kind);
     const answer = await this.client.indices.getMapping({ index });
-    const mappings = Object.values(answer)[0]?.mappings;
-    const schema = schemaFromMapping((mappings?.properties ?? {}) as Parameters<typeof schemaFromMapping>[0]);
+    // A ranged kind answers one mapping per range index: a field is a column if any range maps it
+    // (the same template made them all; a range not yet rebuilt may lack a newer field).
+    const schema = new Map<string, FieldInfo>();
+    for (const { mappings } of Object.values(answer))
+      for (const [path, info] of schemaFromMapping(
+        (mappings.properties ?? {}) as Parameters<typeof schemaFromMapping>[0],
+      ))
+        if (!schema.has(path)) schema.set(path, info);
     this.schemas.set(kind, { schema, at: performance.now() });
     return schema;
   }
@@ -45,7 +53,12 @@ export class SearchEngine {
     body: estypes.SearchRequest,
     signal?: AbortSignal,
   ): Promise<estypes.SearchResponse<T>> {
-    const request: estypes.SearchRequest = { ...body, timeout: `${this.timeoutMs}ms` };
+    // A shard that fails fails the search (503), unless the body asks for partial results.
+    const request: estypes.SearchRequest = {
+      allow_partial_search_results: false,
+      ...body,
+      timeout: `${this.timeoutMs}ms`,
+    };
     if (kind !== undefined) request.index = this.index(kind);
     return this.client.search<T>(request, {
       requestTimeout: this.timeoutMs + 5000,

@@ -44,7 +44,7 @@ async function ledgerDocument(engine: Engine, id: string): Promise<Json> {
     return doc;
   }
   const index = Number(id);
-  const doc = await engine.get<Json>('ledgers', String(index));
+  const doc = await engine.getInRange<Json>('ledgers', index, String(index));
   if (doc === undefined) throw new NotFoundError(`Ledger ${index} is not indexed.`, { ledger: index });
   return doc;
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { indexName, type IndexKind } from '@xle/core';
+import { indexName, type SingleIndexKind } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
 import { Engine } from '../../src/engine.js';
 import { lookupLabels } from '../../src/enrich/labels.js';
@@ -7,7 +7,7 @@ import { lookupLabels } from '../../src/enrich/labels.js';
 /** The real engine module, counting the lookups it sends. */
 class CountingEngine extends Engine {
   lookups: string[][] = [];
-  override async mget<T>(kind: IndexKind, ids: readonly string[]): Promise<Map<string, T>> {
+  override async mget<T>(kind: SingleIndexKind, ids: readonly string[]): Promise<Map<string, T>> {
     this.lookups.push([...ids]);
     return super.mget<T>(kind, ids);
   }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { indexName } from '@xle/core';
+import { createRange, indexName, rangeAlias } from '@xle/core';
 import { FIXED_OBJECT_IDS } from '../../src/schemas/params.js';
 import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
 import { LedgerEntry } from 'xrpl';
@@ -441,8 +441,9 @@ t.test('NFTs: owned by an account, one NFT, a burned one, bad and unknown ids', 
       closeTime: burn.closeTime,
       networkId: 0,
     });
+    await createRange(target.client, target.naming, 'transactions', burn.ledgerIndex);
     await target.client.index({
-      index: indexName(target.naming, 'transactions'),
+      index: rangeAlias(target.naming, 'transactions', burn.ledgerIndex),
       id: doc.hash,
       document: doc,
       refresh: 'wait_for',

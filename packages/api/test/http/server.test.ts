@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { connect, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { createLogger, engineUrl, MAX_HEADER_BYTES, type Config } from '@xle/core';
+import { createLogger, engineUrls, MAX_HEADER_BYTES, type Config } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
 import { startServer } from '../../src/server.js';
 
@@ -55,7 +55,7 @@ const target = await createTestIndices(t);
 
 t.test('graceful shutdown finishes an in-flight request, then refuses new ones', async (t) => {
   const running = await startServer(
-    serverConfig(target.config, await slowEngine(t, engineUrl(target.config), 600)),
+    serverConfig(target.config, await slowEngine(t, engineUrls(target.config)[0] as string, 600)),
     silent,
   );
   const inFlight = fetch(`${running.url}/api/v1/ledgers`).then(async (r) => ({
@@ -79,7 +79,7 @@ t.test('graceful shutdown finishes an in-flight request, then refuses new ones',
 
 t.test('a shutdown deadline closes requests that outlive it', async (t) => {
   const running = await startServer(
-    serverConfig(target.config, await slowEngine(t, engineUrl(target.config), 5000)),
+    serverConfig(target.config, await slowEngine(t, engineUrls(target.config)[0] as string, 5000)),
     silent,
   );
   const inFlight = fetch(`${running.url}/api/v1/ledgers`).then(
@@ -94,7 +94,7 @@ t.test('a shutdown deadline closes requests that outlive it', async (t) => {
 });
 
 t.test('oversized request headers get a 431 with the shared error body', async (t) => {
-  const running = await startServer(serverConfig(target.config, engineUrl(target.config)), silent);
+  const running = await startServer(serverConfig(target.config, engineUrls(target.config)[0] as string), silent);
   t.teardown(() => running.close(100));
   const { port } = new URL(running.url);
   const raw = await new Promise<string>((resolve, reject) => {

@@ -154,7 +154,11 @@ export function reportError(thrown: unknown): void {
   // An unreachable or refusing engine is said in words, not as a client stack trace.
   const error = mapEngineError(thrown);
   if (isAppError(error) || error instanceof CommandError) {
-    console.error(`error ${error.code}: ${error.message}`);
+    // Which engine request failed, when it was one: the method and path (never the body or headers).
+    const request = (thrown as { meta?: { meta?: { request?: { params?: { method?: string; path?: string } } } } })
+      ?.meta?.meta?.request?.params;
+    const where = request?.path === undefined ? '' : ` (${request.method ?? ''} ${request.path})`;
+    console.error(`error ${error.code}: ${error.message}${where}`);
     if (error.details !== undefined) console.error(JSON.stringify(error.details, null, 2));
   } else console.error(`error: ${(error as Error)?.stack ?? String(error)}`);
 }

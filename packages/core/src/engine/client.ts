@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Client, type ClientOptions } from '@elastic/elasticsearch';
-import { engineUrl, type Config } from '../config.js';
+import { engineUrls, type Config } from '../config.js';
 import { ConfigError } from '../errors.js';
 
 export type { Client };
@@ -11,7 +11,8 @@ export type { Client };
  */
 export function createEngineClient(config: Config, overrides: Partial<ClientOptions> = {}): Client {
   const options: ClientOptions = {
-    node: engineUrl(config),
+    // Every node known: a request to a lost node is retried on another (maxRetries).
+    nodes: engineUrls(config),
     requestTimeout: config.es.requestTimeoutMs,
     maxRetries: 1,
     // Never sniff: behind load balancers and in containers the published node addresses lie.

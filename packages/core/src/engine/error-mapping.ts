@@ -23,10 +23,40 @@ export function mapEngineError(error: unknown): unknown {
         ErrorCode.QueryRejected,
       );
     }
-    if (status === 429 || status === 503) return new EngineUnavailableError(error);
+    if (status === 429 || status === 502 || status === 503) return new EngineUnavailableError(error);
     if (status === 504) return new EngineTimeoutError(error);
+    // A node lost or a shard moving while the cluster recovers: a failure of the moment.
+    if (status >= 500 && CLUSTER_WEATHER.has(engineErrorType(error))) return new EngineUnavailableError(error);
   }
   return error;
+}
+
+/** Engine error types that say a node, shard or master is unavailable for now, not that the request is wrong. */
+const CLUSTER_WEATHER = new Set([
+  'no_shard_available_action_exception',
+  'unavailable_shards_exception',
+  'node_not_connected_exception',
+  'node_disconnected_exception',
+  'node_closed_exception',
+  'connect_transport_exception',
+  'cluster_block_exception',
+  'master_not_discovered_exception',
+  'primary_missing_action_exception',
+  'shard_not_found_exception',
+]);
+
+/** The root cause's type of an engine error (a search failure names its shards' failures). */
+function engineErrorType(error: InstanceType<typeof errors.ResponseError>): string {
+  const body = error.meta.body as
+    | {
+        error?: {
+          type?: string;
+          root_cause?: { type?: string }[];
+          failed_shards?: { reason?: { type?: string } }[];
+        };
+      }
+    | undefined;
+  return body?.error?.failed_shards?.[0]?.reason?.type ?? body?.error?.root_cause?.[0]?.type ?? body?.error?.type ?? '';
 }
 
 function engineReason(error: InstanceType<typeof errors.ResponseError>): string {

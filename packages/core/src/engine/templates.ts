@@ -3,7 +3,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { checkEngine, type EngineInfo } from './check.js';
-import { componentTemplateName, indexName, INDEX_KINDS, type IndexKind, type IndexNaming } from '../index-names.js';
+import type { Config } from '../config.js';
+import {
+  componentTemplateName,
+  indexName,
+  INDEX_KINDS,
+  isRangedKind,
+  type IndexKind,
+  type IndexNaming,
+} from '../index-names.js';
+import { ADMIN, createRange, rangeIndices } from './ranges.js';
 import { templatesDir as defaultTemplatesDir } from '../paths.js';
 
 /**
@@ -58,17 +67,53 @@ export function contentHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex').slice(0, 16);
 }
 
+/**
+ * How many shards and replicas the indices get, from the configuration: the range indices of the
+ * kinds that grow with history and the two ledger-state indices can be spread over a cluster; the
+ * other indices are small and keep one shard. Replicas unset: 0 on one node, 1 on two or more.
+ */
+export interface IndexLayout {
+  shards: number;
+  stateShards: number;
+  replicas?: number;
+}
+
+export const DEFAULT_LAYOUT: IndexLayout = { shards: 1, stateShards: 1 };
+
+/** The layout the configuration asks for (`ES_SHARDS`, `ES_STATE_SHARDS`, `ES_REPLICAS`). */
+export function layoutOf(config: Pick<Config, 'es'>): IndexLayout {
+  const { shards, stateShards, replicas } = config.es;
+  return replicas === undefined ? { shards, stateShards } : { shards, stateShards, replicas };
+}
+
+function layoutSettings(kind: IndexKind, layout: IndexLayout): TemplateBody {
+  const shards = isRangedKind(kind)
+    ? layout.shards
+    : kind === 'objects' || kind === 'accounts'
+      ? layout.stateShards
+      : 1;
+  const replicas =
+    layout.replicas === undefined
+      ? { auto_expand_replicas: '0-1' }
+      : { number_of_replicas: layout.replicas, auto_expand_replicas: false };
+  return { index: { number_of_shards: shards, ...replicas } };
+}
+
 export interface NamedTemplate {
   name: string;
   body: TemplateBody;
   hash: string;
 }
 
+/** An index template: `hash` covers its mappings (recorded in each index), `bodyHash` the whole body. */
+export type ComposedIndex = NamedTemplate & { index: string; kind: IndexKind; bodyHash: string };
+
 /** The exact bodies that will be sent for a prefix and network (pure; golden-tested). */
 export function composeTemplates(
   set: TemplateSet,
   naming: IndexNaming,
-): { components: NamedTemplate[]; indices: (NamedTemplate & { index: string; kind: IndexKind })[] } {
+  layout: IndexLayout = DEFAULT_LAYOUT,
+): { components: NamedTemplate[]; indices: ComposedIndex[] } {
   const components = [...set.components].map(([short, raw]) => {
     const hash = contentHash(raw);
     const meta = { ...((raw._meta as TemplateBody | undefined) ?? {}), content_hash: hash };
@@ -86,14 +131,20 @@ export function composeTemplates(
       ...((template.mappings as TemplateBody | undefined) ?? {}),
       _meta: { template_hash: hash, kind },
     };
+    const shape = layoutSettings(kind, layout);
+    const settings = { ...((template.settings as TemplateBody | undefined) ?? {}), ...shape };
+    // The template's own hash also covers the layout (shards, replicas): a layout change puts the
+    // template again, for the indices created from then on; existing indices keep theirs.
+    const bodyHash = contentHash({ hash, shape });
     const body: TemplateBody = {
       ...raw,
-      index_patterns: [index, `${index}-*`],
+      // A ranged kind's name is its read alias; only its range indices (`<name>-*`) are indices.
+      index_patterns: isRangedKind(kind) ? [`${index}-*`] : [index, `${index}-*`],
       composed_of: composedOf,
-      template: { ...template, mappings },
-      _meta: { ...((raw._meta as TemplateBody | undefined) ?? {}), content_hash: hash },
+      template: { ...template, settings, mappings },
+      _meta: { ...((raw._meta as TemplateBody | undefined) ?? {}), content_hash: bodyHash },
     };
-    return { name: index, index, kind, body, hash };
+    return { name: index, index, kind, body, hash, bodyHash };
   });
   return { components, indices };
 }
@@ -117,6 +168,7 @@ export interface ApplyOptions {
   /** Delete and recreate indices built from an older template. Destroys their documents. */
   recreateStale?: boolean;
   dir?: string;
+  layout?: IndexLayout;
 }
 
 /**
@@ -129,85 +181,137 @@ export async function applyTemplates(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const engine = await checkEngine(client);
-  const composed = composeTemplates(loadTemplateSet(options.dir), naming);
-  const changes: TemplateChange[] = [];
-
-  for (const t of composed.components) {
-    const existing = await client.cluster.getComponentTemplate({ name: t.name }, { ignore: [404] });
-    const current = existing.component_templates?.[0]?.component_template._meta?.content_hash;
-    if (current === t.hash) {
-      changes.push({ type: 'component_template', name: t.name, action: 'unchanged' });
-      continue;
-    }
-    await client.cluster.putComponentTemplate({ name: t.name, ...t.body } as Parameters<
-      Client['cluster']['putComponentTemplate']
-    >[0]);
-    changes.push({ type: 'component_template', name: t.name, action: current === undefined ? 'created' : 'updated' });
-  }
-
-  for (const t of composed.indices) {
-    const existing = await client.indices.getIndexTemplate({ name: t.name }, { ignore: [404] });
-    const current = existing.index_templates?.[0]?.index_template._meta?.content_hash;
-    if (current === t.hash) changes.push({ type: 'index_template', name: t.name, action: 'unchanged' });
-    else {
-      await client.indices.putIndexTemplate({ name: t.name, ...t.body } as Parameters<
-        Client['indices']['putIndexTemplate']
-      >[0]);
-      changes.push({ type: 'index_template', name: t.name, action: current === undefined ? 'created' : 'updated' });
-    }
-    if (options.createIndices === false) continue;
-    const exists = await client.indices.exists({ index: t.index });
-    if (!exists) {
-      // ignore 400 resource_already_exists: another process may have created it meanwhile.
-      await client.indices.create({ index: t.index }, { ignore: [400] });
-      changes.push({ type: 'index', name: t.index, action: 'created' });
-      continue;
-    }
-    const mapping = await client.indices.getMapping({ index: t.index });
-    const indexHash = Object.values(mapping)[0]?.mappings._meta?.template_hash;
-    if (indexHash === t.hash) {
-      changes.push({ type: 'index', name: t.index, action: 'unchanged' });
-      continue;
-    }
-    // Most template changes only add fields: the engine merges those into the live index. A
-    // change it cannot merge (a field's type, an analyser) leaves the index stale.
-    // The template as the engine resolves it, components included.
-    const resolved = await client.indices.simulateTemplate({ name: t.name });
-    const merged = await client.indices
-      .putMapping({ index: t.index, ...(resolved.template.mappings as Record<string, unknown>) })
-      .then(
-        () => true,
-        () => false,
+  const composed = composeTemplates(loadTemplateSet(options.dir), naming, options.layout);
+  // Each put and each index creation is a cluster-state update, published to every node: sent
+  // together, the master applies them in batches (on a three-node cluster that is seconds, not
+  // tens of seconds). Components first, since the index templates name them.
+  const components = await Promise.all(
+    composed.components.map(async (t): Promise<TemplateChange> => {
+      const existing = await client.cluster.getComponentTemplate({ name: t.name }, { ignore: [404] });
+      const current = existing.component_templates?.[0]?.component_template._meta?.content_hash;
+      if (current === t.hash) return { type: 'component_template', name: t.name, action: 'unchanged' };
+      await client.cluster.putComponentTemplate(
+        { name: t.name, ...t.body } as Parameters<Client['cluster']['putComponentTemplate']>[0],
+        ADMIN,
       );
-    if (merged) {
-      changes.push({ type: 'index', name: t.index, action: 'updated', detail: 'new mappings merged into the index' });
-    } else if (options.recreateStale === true) {
-      await client.indices.delete({ index: t.index });
-      await client.indices.create({ index: t.index });
-      changes.push({
-        type: 'index',
-        name: t.index,
-        action: 'updated',
-        detail: 'stale index deleted and recreated empty',
-      });
-    } else {
-      changes.push({
-        type: 'index',
-        name: t.index,
-        action: 'stale',
-        detail:
-          'built from an older template; reindex (or `templates apply --recreate-stale`) to pick up the new mappings',
-      });
-    }
+      return { type: 'component_template', name: t.name, action: current === undefined ? 'created' : 'updated' };
+    }),
+  );
+  const indices = await Promise.all(
+    composed.indices.map(async (t): Promise<TemplateChange[]> => {
+      const changes: TemplateChange[] = [];
+      const existing = await client.indices.getIndexTemplate({ name: t.name }, { ignore: [404] });
+      const current = existing.index_templates?.[0]?.index_template._meta?.content_hash;
+      if (current === t.bodyHash) changes.push({ type: 'index_template', name: t.name, action: 'unchanged' });
+      else {
+        await client.indices.putIndexTemplate(
+          { name: t.name, ...t.body } as Parameters<Client['indices']['putIndexTemplate']>[0],
+          ADMIN,
+        );
+        changes.push({ type: 'index_template', name: t.name, action: current === undefined ? 'created' : 'updated' });
+      }
+      if (options.createIndices === false) return changes;
+      if (isRangedKind(t.kind)) changes.push(...(await checkRanges(client, naming, t, options)));
+      else if (!(await client.indices.exists({ index: t.index }))) {
+        // ignore 400 resource_already_exists: another process may have created it meanwhile.
+        await client.indices.create({ index: t.index }, { ...ADMIN, ignore: [400] });
+        changes.push({ type: 'index', name: t.index, action: 'created' });
+      } else
+        changes.push(
+          await checkIndex(client, t, t.index, options, () => client.indices.create({ index: t.index }, ADMIN)),
+        );
+      return changes;
+    }),
+  );
+  return { engine, changes: [...components, ...indices.flat()] };
+}
+
+/**
+ * One existing index against its template: unchanged, updated (new fields merged into its
+ * mappings), or stale (a change the engine cannot merge), recreated empty with `recreateStale`.
+ */
+async function checkIndex(
+  client: Client,
+  t: ComposedIndex,
+  index: string,
+  options: ApplyOptions,
+  recreate: () => Promise<unknown>,
+): Promise<TemplateChange> {
+  const mapping = await client.indices.getMapping({ index });
+  const indexHash = Object.values(mapping)[0]?.mappings._meta?.template_hash;
+  if (indexHash === t.hash) return { type: 'index', name: index, action: 'unchanged' };
+  // Most template changes only add fields: the engine merges those into the live index. A
+  // change it cannot merge (a field's type, an analyser) leaves the index stale.
+  // The template as the engine resolves it, components included.
+  const resolved = await client.indices.simulateTemplate({ name: t.name });
+  const merged = await client.indices
+    .putMapping({ index, ...(resolved.template.mappings as Record<string, unknown>) })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (merged) return { type: 'index', name: index, action: 'updated', detail: 'new mappings merged into the index' };
+  if (options.recreateStale === true) {
+    await client.indices.delete({ index });
+    await recreate();
+    return { type: 'index', name: index, action: 'updated', detail: 'stale index deleted and recreated empty' };
   }
-  return { engine, changes };
+  return {
+    type: 'index',
+    name: index,
+    action: 'stale',
+    detail: 'built from an older template; reindex (or `templates apply --recreate-stale`) to pick up the new mappings',
+  };
+}
+
+/**
+ * A ranged kind: its first range exists (so its read alias always resolves), every range index is
+ * checked against the template, and an index that bears the alias's own name (the layout before
+ * range indices) is reported stale, or replaced with `recreateStale`.
+ */
+async function checkRanges(
+  client: Client,
+  naming: IndexNaming,
+  t: ComposedIndex,
+  options: ApplyOptions,
+): Promise<TemplateChange[]> {
+  const kind = t.kind as Parameters<typeof createRange>[2];
+  const changes: TemplateChange[] = [];
+  const single = await client.indices.get({ index: t.index }, { ignore: [404] });
+  if (Object.hasOwn(single, t.index)) {
+    if (options.recreateStale !== true)
+      return [
+        {
+          type: 'index',
+          name: t.index,
+          action: 'stale',
+          detail: 'one index from before range indices; `templates apply --recreate-stale` replaces it (empty)',
+        },
+      ];
+    await client.indices.delete({ index: t.index });
+    changes.push({ type: 'index', name: t.index, action: 'updated', detail: 'replaced by range indices' });
+  }
+  if ((await createRange(client, naming, kind, 0)) === 'created')
+    changes.push({ type: 'index', name: `${t.index}-*`, action: 'created', detail: 'first range and its aliases' });
+  for (const index of await rangeIndices(client, naming, kind)) {
+    // `<range alias>-g<generation>`: recreated under the same name, with the same two aliases.
+    const alias = index.replace(/-g\d+$/, '');
+    const aliases = { [t.index]: {}, [alias]: {} };
+    changes.push(await checkIndex(client, t, index, options, () => client.indices.create({ index, aliases }, ADMIN)));
+  }
+  return changes;
 }
 
 /** Deletes the indices and templates of one prefix and network (tests use this to clean up). */
 export async function deleteTemplatesAndIndices(client: Client, naming: IndexNaming, dir?: string): Promise<void> {
   const composed = composeTemplates(loadTemplateSet(dir), naming);
   for (const t of composed.indices) {
-    await client.indices.delete({ index: t.index, ignore_unavailable: true }, { ignore: [404] });
+    // Deleting by wildcard needs action.destructive_requires_name off: the range indices are named.
+    const ranges = isRangedKind(t.kind) ? await rangeIndices(client, naming, t.kind) : [];
+    for (const index of [...ranges, ...(isRangedKind(t.kind) ? [] : [t.index])])
+      await client.indices.delete({ index, ignore_unavailable: true }, { ignore: [404] });
+    if (isRangedKind(t.kind))
+      await client.indices.delete({ index: t.index, ignore_unavailable: true }, { ignore: [404] });
     await client.indices.deleteIndexTemplate({ name: t.name }, { ignore: [404] });
   }
   for (const t of composed.components)

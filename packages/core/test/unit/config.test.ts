@@ -6,13 +6,20 @@ import {
   ConfigError,
   configTableMarkdown,
   engineUrl,
+  engineUrls,
   ENV_VARS,
   loadConfig,
+  localClusterFile,
+  readLocalCluster,
   redactConfig,
   usesExternalEngine,
 } from '../../src/index.js';
 
-const noFile = { env: {}, cwd: mkdtempSync(join(tmpdir(), 'xle-config-')) };
+// No config file, and a local engine folder of its own (no cluster file a developer's engine wrote).
+const noFile = {
+  env: { ENGINE_DATA_DIR: mkdtempSync(join(tmpdir(), 'xle-engine-')) },
+  cwd: mkdtempSync(join(tmpdir(), 'xle-config-')),
+};
 
 t.test('defaults', async (t) => {
   const config = loadConfig(noFile);
@@ -28,12 +35,28 @@ t.test('environment wins over the file, which wins over defaults', async (t) => 
   const dir = mkdtempSync(join(tmpdir(), 'xle-config-'));
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ network: 'testnet', api: { port: 4000 }, es: { indexPrefix: 'fromfile' } }));
-  const config = loadConfig({ cwd: dir, file, env: { API_PORT: '4100', ENGINE_PORT: '9400' } });
+  const config = loadConfig({ cwd: dir, file, env: { ...noFile.env, API_PORT: '4100', ENGINE_PORT: '9400' } });
   t.equal(config.network, 'testnet', 'file over default');
   t.equal(config.api.port, 4100, 'env over file, converted to a number');
   t.equal(config.es.indexPrefix, 'fromfile');
   t.equal(config.engine.port, 9400);
   t.equal(engineUrl(config), 'http://127.0.0.1:9400', 'local engine URL follows its port');
+});
+
+t.test('every node a client may use: ES_URL lists them, a local cluster records them', async (t) => {
+  const listed = loadConfig({ ...noFile, env: { ES_URL: 'http://a:9200, http://b:9200,,http://c:9200' } });
+  t.same(engineUrls(listed), ['http://a:9200', 'http://b:9200', 'http://c:9200']);
+  t.equal(engineUrl(listed), 'http://a:9200,http://b:9200,http://c:9200');
+  const dataDir = mkdtempSync(join(tmpdir(), 'xle-engine-'));
+  const local = loadConfig({ ...noFile, env: { ENGINE_DATA_DIR: dataDir, ENGINE_NODES: '2' } });
+  t.same(engineUrls(local), ['http://127.0.0.1:9200', 'http://127.0.0.1:9201'], 'ENGINE_NODES before any start');
+  t.equal(readLocalCluster(local), undefined);
+  const nodes = [0, 1, 2].map((i) => ({ name: `local-${9200 + i}`, port: 9200 + i, transportPort: 9300 + i, dataDir }));
+  writeFileSync(join(dataDir, 'cluster.json'), JSON.stringify({ name: 'x', nodes }));
+  t.equal(localClusterFile(local), join(dataDir, 'cluster.json'));
+  t.same(engineUrls(local).length, 3, 'the cluster `engine start` recorded wins');
+  writeFileSync(join(dataDir, 'cluster.json'), '{ not json');
+  t.same(engineUrls(local).length, 2, 'an unreadable record is ignored');
 });
 
 t.test('config.local.json in the working directory is read when no file is named', async (t) => {
@@ -44,6 +67,7 @@ t.test('config.local.json in the working directory is read when no file is named
 
 t.test('ES_URL selects an external cluster', async (t) => {
   const config = loadConfig({ ...noFile, env: { ES_URL: 'https://search.example:9243', ES_API_KEY: 'secret' } });
+  t.same(engineUrls(config), ['https://search.example:9243']);
   t.equal(usesExternalEngine(config), true);
   t.equal(engineUrl(config), 'https://search.example:9243');
   t.equal(redactConfig(config).es.apiKey, '[redacted]', 'secrets are redacted for printing');

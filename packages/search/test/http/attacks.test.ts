@@ -1,4 +1,5 @@
 import t from 'tap';
+import { rangeIndices } from '@xle/core';
 import { loadedIndices, post, serveSearch } from '../fixtures/serve.js';
 
 const target = await loadedIndices(t);
@@ -165,10 +166,13 @@ t.test('passing bodies reach the engine unchanged and come back in the search en
   };
   const answer = await post(`${base}/search`, body);
   t.equal(answer.status, 200);
+  // The alias spans one index per ledger range the fixtures fall in, one shard each.
+  const ranges = await rangeIndices(target.client, target.naming, 'transactions');
+  t.ok(ranges.length > 1, `${ranges.length} range indices`);
   t.match(answer.json, {
     took: Number,
     timed_out: false,
-    _shards: { total: 1, successful: 1 },
+    _shards: { total: ranges.length, successful: ranges.length, failed: 0 },
     hits: {
       total: { value: Number, relation: 'eq' },
       hits: [{ _index: 'transactions', _id: String, _source: { hash: String }, sort: Array }],

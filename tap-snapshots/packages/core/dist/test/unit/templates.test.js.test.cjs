@@ -8,87 +8,87 @@
 exports[`packages/core/dist/test/unit/templates.test.js > TAP > composed names, patterns and components for a prefix and network > template hashes change only when content does 1`] = `
 Array [
   Object {
-    "hash": "141dd1ac77acf5bd",
+    "hash": "1601ec65a2b502e9",
     "name": "xrpl-mainnet-accounts",
   },
   Object {
-    "hash": "8c8ebabff8a35024",
+    "hash": "d4c71c95a81c41ab",
     "name": "xrpl-mainnet-amendments",
   },
   Object {
-    "hash": "7089f3864590e1f9",
+    "hash": "165e520327af1693",
     "name": "xrpl-mainnet-api-keys",
   },
   Object {
-    "hash": "bf32e82e6c3c7ac6",
+    "hash": "39f74b55bc88f5d6",
     "name": "xrpl-mainnet-balances",
   },
   Object {
-    "hash": "4530e2e11406eb03",
+    "hash": "4f6cf4c52ab9dd8a",
     "name": "xrpl-mainnet-dead-letters",
   },
   Object {
-    "hash": "b42b610cdfef86e5",
+    "hash": "008504896e465eee",
     "name": "xrpl-mainnet-facts",
   },
   Object {
-    "hash": "8675799b9d08e450",
+    "hash": "fbb10fddb7693bf9",
     "name": "xrpl-mainnet-ingest-state",
   },
   Object {
-    "hash": "ad1786b653f7de86",
+    "hash": "d2661b2d5accf37e",
     "name": "xrpl-mainnet-kyc",
   },
   Object {
-    "hash": "13fb17ece410e6db",
+    "hash": "e059d683842e94fc",
     "name": "xrpl-mainnet-ledgers",
   },
   Object {
-    "hash": "67fea11a7df8b863",
+    "hash": "df857941f11dad01",
     "name": "xrpl-mainnet-manifests",
   },
   Object {
-    "hash": "5f98cef8a8b40841",
+    "hash": "516580016ad093e4",
     "name": "xrpl-mainnet-metrics",
   },
   Object {
-    "hash": "3c3926fd9db95ec0",
+    "hash": "1f8eb216ac6b08c6",
     "name": "xrpl-mainnet-names",
   },
   Object {
-    "hash": "61e40cbb9e5af0f1",
+    "hash": "507338b59c4729e7",
     "name": "xrpl-mainnet-network",
   },
   Object {
-    "hash": "f8075af964281479",
+    "hash": "371c4cdcb3e234de",
     "name": "xrpl-mainnet-nodes",
   },
   Object {
-    "hash": "29a23f48ad4709ba",
+    "hash": "bf4d1f5662a69d74",
     "name": "xrpl-mainnet-objects",
   },
   Object {
-    "hash": "31c2739fa956e858",
+    "hash": "b641863c7a1482ba",
     "name": "xrpl-mainnet-payg-channels",
   },
   Object {
-    "hash": "4cbce708ac7f32d9",
+    "hash": "e0350d8afc673830",
     "name": "xrpl-mainnet-tokens",
   },
   Object {
-    "hash": "7fb2e5f3bd3b51f8",
+    "hash": "1285d93e296f203e",
     "name": "xrpl-mainnet-transactions",
   },
   Object {
-    "hash": "aac8fd281e88ae64",
+    "hash": "c3efb35c74ffbf4d",
     "name": "xrpl-mainnet-usage",
   },
   Object {
-    "hash": "1ab77f5c39c803df",
+    "hash": "f1e622ce43deb32a",
     "name": "xrpl-mainnet-validations",
   },
   Object {
-    "hash": "c9dd65b79f288e39",
+    "hash": "8c9de8ff94010d01",
     "name": "xrpl-mainnet-validators",
   },
 ]

@@ -43,6 +43,15 @@ Object {
   "LastLedgerSequence": 83258152,
   "ledger_index": 83258110,
   "meta": Object {
+    "_objects": Array [
+      "04D4F24AF23A8878F3272FB942D874738C16E0F92A6B6579D57391B1A38ED756",
+      "2472265D3AA028E5A8430AFEC3616D53F8E1BCC74E243FFA58B5D6DE89AF81CE",
+      "98C1D76387EBF2190BDBDA4C270BB21560C739BA1D3351E3E27A25AE792E2585",
+    ],
+    "_types": Array [
+      "AccountRoot",
+      "RippleState",
+    ],
     "AffectedNodes": Array [
       Object {
         "ModifiedNode": Object {
