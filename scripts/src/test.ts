@@ -5,15 +5,18 @@
  * this runner starts on its own port with a throw-away data folder (or the cluster in ES_URL),
  * and stops at the end. Ends with one line `N passed, N failed` taken from the real results.
  *
- *   node scripts/dist/src/test.js [--tier unit|http|integration]... [--no-gates]
+ *   node scripts/dist/src/test.js [--tier unit|http|integration]... [--no-gates] [--nodes N]
+ *
+ * `--nodes 3` (or TEST_ENGINE_NODES=3) runs every test against a real three-node cluster.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 import { loadConfig, repoRoot } from '@xle/core';
-import { instanceFromConfig, startEngine, stopEngine, type EngineInstance } from '@xle/engine';
+import { clusterFromConfig, engineHttpUrl, startCluster, stopCluster, type EngineCluster } from '@xle/engine';
 
 const TIERS = ['unit', 'http', 'integration'] as const;
 type Tier = (typeof TIERS)[number];
@@ -24,20 +27,33 @@ interface Counts {
   skipped: number;
 }
 
-function parseArgs(argv: string[]): { tiers: Tier[]; gates: boolean } {
-  const tiers: Tier[] = [];
-  let gates = true;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (arg === '--no-gates') gates = false;
-    else if (arg === '--tier') {
-      const tier = argv[(i += 1)];
-      if (!(TIERS as readonly string[]).includes(tier ?? ''))
-        throw new Error(`--tier takes one of ${TIERS.join(', ')}`);
-      tiers.push(tier as Tier);
-    } else throw new Error(`unknown argument ${arg}`);
-  }
-  return { tiers: tiers.length === 0 ? [...TIERS] : tiers, gates: gates && tiers.length === 0 };
+interface RunOptions {
+  tiers: Tier[];
+  gates: boolean;
+  /** Nodes of the test engine: 1, or a real local cluster. */
+  nodes: number;
+}
+
+function runOptions(argv: string[]): RunOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      tier: { type: 'string', multiple: true },
+      'no-gates': { type: 'boolean' },
+      nodes: { type: 'string' },
+    },
+    strict: true,
+  });
+  const tiers = values.tier ?? [];
+  for (const tier of tiers)
+    if (!(TIERS as readonly string[]).includes(tier)) throw new Error(`--tier takes one of ${TIERS.join(', ')}`);
+  const nodes = Number(values.nodes ?? process.env.TEST_ENGINE_NODES ?? 1);
+  if (!Number.isInteger(nodes) || nodes < 1 || nodes > 9) throw new Error('--nodes takes an integer from 1 to 9');
+  return {
+    tiers: tiers.length === 0 ? [...TIERS] : (tiers as Tier[]),
+    gates: values['no-gates'] !== true && tiers.length === 0,
+    nodes,
+  };
 }
 
 /** Compiled test files of a tier: `<project>/dist/test/<tier>/**\/*.test.js` in every project. */
@@ -105,7 +121,7 @@ function runTap(files: string[], env: NodeJS.ProcessEnv): Promise<Counts & { exi
 }
 
 async function main(): Promise<number> {
-  const { tiers, gates } = parseArgs(process.argv.slice(2));
+  const { tiers, gates, nodes } = runOptions(process.argv.slice(2));
   const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
   const gate = async (name: string, command: string, args: string[]): Promise<void> => {
     console.log(`\n== ${name}`);
@@ -122,10 +138,10 @@ async function main(): Promise<number> {
   const files = tiers.flatMap(testFiles);
   const needsEngine = tiers.some((t) => t !== 'unit');
   const env: NodeJS.ProcessEnv = { ...process.env };
-  let engine: EngineInstance | undefined;
+  let engine: EngineCluster | undefined;
   let dataDir: string | undefined;
   const cleanup = async (): Promise<void> => {
-    if (engine !== undefined) await stopEngine(engine);
+    if (engine !== undefined) await stopCluster(engine);
     if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
@@ -137,10 +153,11 @@ async function main(): Promise<number> {
       const config = loadConfig({
         overrides: { engine: { port, transportPort: port + 100, dataDir, heap: env.TEST_ENGINE_HEAP ?? '768m' } },
       });
-      engine = instanceFromConfig(config);
-      console.log(`\n== test engine on port ${port} (data in ${dataDir})`);
-      await startEngine(engine, { log: (line) => console.log(line) });
-      env.ES_URL = `http://127.0.0.1:${port}`;
+      engine = clusterFromConfig(config, { nodes });
+      const what = nodes === 1 ? `port ${port}` : `${nodes} nodes, ports ${port}-${port + nodes - 1}`;
+      console.log(`\n== test engine on ${what} (data in ${dataDir})`);
+      await startCluster(engine, { log: (line) => console.log(line) });
+      env.ES_URL = engine.nodes.map(engineHttpUrl).join(',');
     }
     console.log(`\n== tests: ${tiers.join(', ')} (${files.length} files)`);
     const result = await runTap(files, env);

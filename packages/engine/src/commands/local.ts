@@ -1,13 +1,15 @@
 import { engineUrl, loadConfig, usesExternalEngine } from '@xle/core';
-import { instanceFromConfig, type EngineInstance } from '../instance.js';
+import { clusterFromConfig, recordedCluster, type EngineCluster } from '../instance.js';
 
 /**
- * The local engine of the configuration, or undefined when ES_URL points at a cluster: then it
- * prints what is done instead (`instead`, after the cluster's address).
+ * The local cluster of the configuration (`nodes` nodes when given, else as `engine start` last
+ * recorded it), or undefined when ES_URL points at a cluster: then it prints what is done instead
+ * (`instead`, after the cluster's address).
  */
-export function localEngine(instead: string): EngineInstance | undefined {
+export function localCluster(instead: string, nodes?: number): EngineCluster | undefined {
   const config = loadConfig();
-  if (!usesExternalEngine(config)) return instanceFromConfig(config);
+  if (!usesExternalEngine(config))
+    return nodes === undefined ? recordedCluster(config) : clusterFromConfig(config, { nodes });
   console.log(`ES_URL is set (${engineUrl(config)}): ${instead}`);
   return undefined;
 }

@@ -1,21 +1,36 @@
 import { defineCommand, engineUrl, loadConfig, usesExternalEngine } from '@xle/core';
-import { instanceFromConfig } from '../instance.js';
-import { engineStatus } from '../lifecycle.js';
+import { recordedCluster } from '../instance.js';
+import { clusterStatus } from '../lifecycle.js';
 
 export const statusCommand = defineCommand({
   usage: 'status',
-  summary: 'is it running, and its cluster health (exit 3 when not running)',
+  summary: 'is it running: each node, and the cluster health (exit 3 when no node runs)',
   run: async () => {
     const config = loadConfig();
-    const external = usesExternalEngine(config);
-    const status = await engineStatus(instanceFromConfig(config));
-    console.log(
-      external
-        ? `external cluster ${engineUrl(config)} (local engine not used)`
-        : status.running
-          ? `running, pid ${status.pid}, ${status.url}, health ${status.health ?? 'not answering'}`
-          : `not running (${status.url})`,
-    );
-    return status.running || external ? 0 : 3;
+    if (usesExternalEngine(config)) {
+      console.log(`external cluster ${engineUrl(config)} (local engine not used)`);
+      return 0;
+    }
+    const cluster = recordedCluster(config);
+    const status = await clusterStatus(cluster);
+    if (cluster.nodes.length === 1) {
+      const node = status.nodes[0];
+      console.log(
+        node?.running === true
+          ? `running, pid ${node.pid}, ${node.url}, health ${status.health ?? 'not answering'}`
+          : `not running (${node?.url})`,
+      );
+    } else {
+      console.log(
+        status.running
+          ? `cluster of ${cluster.nodes.length} nodes, ${status.joined ?? 0} joined, health ${status.health ?? 'not answering'}`
+          : `cluster of ${cluster.nodes.length} nodes: not running`,
+      );
+      cluster.nodes.forEach((node, i) => {
+        const s = status.nodes[i];
+        console.log(`  ${node.nodeName}: ${s?.running === true ? `running, pid ${s.pid}` : 'not running'}, ${s?.url}`);
+      });
+    }
+    return status.running ? 0 : 3;
   },
 });

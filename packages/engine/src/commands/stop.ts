@@ -1,13 +1,13 @@
 import { defineCommand } from '@xle/core';
-import { stopEngine } from '../lifecycle.js';
-import { localEngine } from './local.js';
+import { stopCluster } from '../lifecycle.js';
+import { localCluster } from './local.js';
 
 export const stopCommand = defineCommand({
   usage: 'stop',
-  summary: 'stop it cleanly (SIGTERM, SIGKILL after 30 s)',
+  summary: 'stop every node cleanly (SIGTERM, SIGKILL after 30 s)',
   run: async () => {
-    const instance = localEngine('there is no local engine to stop.');
-    if (instance !== undefined) console.log((await stopEngine(instance)) ? 'engine stopped' : 'engine was not running');
+    const cluster = localCluster('there is no local engine to stop.');
+    if (cluster !== undefined) console.log((await stopCluster(cluster)) ? 'engine stopped' : 'engine was not running');
     return 0;
   },
 });
