@@ -6,6 +6,7 @@ import { jobCommands } from './commands/jobs.js';
 import { liveCommand } from './commands/live.js';
 import { networkCommand } from './commands/network.js';
 import { nodesCommand } from './commands/nodes.js';
+import { rangesCommand, rangesRebuildCommand } from './commands/ranges.js';
 import { stateCommand } from './commands/state.js';
 import { statusCommand } from './commands/status.js';
 import { validationsCommand } from './commands/validations.js';
@@ -17,6 +18,8 @@ runCli('ingest', [
   backfillCommand,
   liveCommand,
   statusCommand,
+  rangesCommand,
+  rangesRebuildCommand,
   stateCommand,
   ...jobCommands,
   networkCommand,

@@ -1,7 +1,7 @@
 // The ingester: sources (files, rippled) → transform → enrich → write-only sink, state seeding,
 // the derived-data jobs, the imports and the validators consumer; the engine module is engine/.
 export { bulkAction, type WriteOp, writeOps, type WriteOptions, type WriteResult } from './engine/bulk-writer.js';
-export { IngestEngine, type VersionedDocument } from './engine/ingest-engine.js';
+export { IngestEngine, type VersionedDocument, type WriteTag } from './engine/ingest-engine.js';
 export { deriveLedgers } from './input/derive-ledgers.js';
 export {
   AMENDMENT_MAJORITY,
@@ -19,19 +19,23 @@ export { type AccountBalance, buildBalanceDocs, readTopBalances, RICH_LIST_SIZE 
 export {
   type AsOf,
   type DataSetDocument,
+  inLedgerRanges,
   type JobStatus,
   readAsOf,
+  readIndexedRanges,
   readJobRun,
   recordJobRun,
   replaceDataSet,
+  replaceDataSetPart,
   type ReplaceResult,
   writeDocuments,
 } from './jobs/data-set.js';
 export { buildFactDocs, type FactInputs, readFactInputs } from './jobs/facts.js';
-export { buildMetricDocs, type DailyInputs, readDailyInputs } from './jobs/metrics.js';
+export { buildMetricDocs, type DailyInputs, metricScope, readDailyInputs } from './jobs/metrics.js';
 export { buildNetworkSnapshots, type NetworkSnapshot, snapshotNetwork } from './jobs/network.js';
 export { crawlNetwork, crawlNodes, type CrawlOptions, fetchCrawl, type NodeDoc, parseCrawl } from './jobs/nodes.js';
 export {
+  type Changes,
   type DataSetJob,
   dataSetJobs,
   isJobName,
@@ -56,8 +60,10 @@ export {
   type ExchangeStats,
   isBlackholed,
   type IssuerState,
+  type LastXrpPrice,
   priceOf,
   scoreConfigOf,
+  type TokenHistory,
   type TokenInputs,
   type TrustLineStats,
 } from './jobs/tokens/build.js';
@@ -67,6 +73,7 @@ export {
   readIssuers,
   readLastXrpPrices,
   readTokenDates,
+  readTokenHistory,
   readTokenInputs,
   readTomlCache,
   readTrustLineStats,
@@ -104,7 +111,32 @@ export {
 } from './names/well-known.js';
 export { ActivationEnricher } from './pipeline/activations.js';
 export { type BatchContext, type LedgerWrites, ledgerWrites } from './pipeline/batch.js';
-export { addToRanges, type Checkpoint, CheckpointStore, gapsOf, type LedgerRange } from './pipeline/checkpoint.js';
+export {
+  addToRanges,
+  type Checkpoint,
+  CheckpointStore,
+  gapsOf,
+  type LedgerRange,
+  nextCheckpoint,
+  subtractRanges,
+} from './pipeline/checkpoint.js';
+export {
+  addPlan,
+  type BackfillPlan,
+  chunkId,
+  type ChunkDecision,
+  type ChunkLease,
+  chunksOf,
+  type ChunkSummary,
+  decide,
+  leaseFor,
+  planId,
+  summarizeChunks,
+  workerId,
+  type WorkerHeartbeat,
+} from './backfill/chunks.js';
+export { type HeldLease, LeaseStore } from './backfill/lease-store.js';
+export { type BackfillWorkerOptions, runBackfillWorker, type WorkerTotals } from './backfill/worker.js';
 export {
   ingestLedgers,
   type IngestLedgersOptions,

@@ -1,3 +1,4 @@
+import type { RangedKind } from '@xle/core';
 import type { AccountActivation, Json } from '@xle/documents';
 
 // What the ingester's stages hand each other: the writes a transform builds and the sink sends,
@@ -15,6 +16,13 @@ export interface WriteOp {
   versionType?: 'external' | 'external_gte';
   /** The ledger the write belongs to (0 when none), recorded with a dead letter. */
   ledgerIndex: number;
+  /**
+   * Set when `index` is the range alias of a ranged kind: the writer creates the range when it is
+   * new, and the action requires the alias, so that a range is never auto-created as a bare index.
+   */
+  range?: { kind: RangedKind; ledgerIndex: number };
+  /** Write only if absent (a copy that must not overwrite newer writes): an existing document is a 409, superseded. */
+  create?: true;
   /** Account activation carried by this write, re-applied if a newer state already exists. */
   activation?: AccountActivation;
 }
@@ -35,4 +43,6 @@ export interface WriteOptions {
   retries?: number;
   /** Make the written documents searchable before resolving. */
   refresh?: boolean;
+  /** How long transient refusals and failed requests are retried (default TRANSIENT_BUDGET_MS). */
+  transientBudgetMs?: number;
 }

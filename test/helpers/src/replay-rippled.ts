@@ -22,6 +22,9 @@ export class ReplayRippled {
   readonly commands: string[] = [];
   validated = 0;
   url = '';
+  /** Each `ledger` answer waits this long, as a distant or busy server does. */
+  ledgerDelayMs = 0;
+  private readonly delayed = new Set<NodeJS.Timeout>();
 
   /** State the server pages through `ledger_data`: every entry of a ledger, and the page size. */
   readonly states = new Map<number, { entries: Json[]; pageSize: number }>();
@@ -82,6 +85,8 @@ export class ReplayRippled {
   }
 
   async stop(): Promise<void> {
+    for (const timer of this.delayed) clearTimeout(timer);
+    this.delayed.clear();
     this.dropConnections();
     await new Promise<void>((resolve) => (this.server === undefined ? resolve() : this.server.close(() => resolve())));
   }
@@ -133,7 +138,14 @@ export class ReplayRippled {
         if (error !== undefined) return fail(error, 'ledgerNotFound');
         const ledger = this.ledgers.get(index);
         if (ledger === undefined || index > this.validated) return fail('lgrNotFound', 'ledgerNotFound');
-        return reply(this.ledgerAnswer(ledger, request.expand === true && request.transactions === true));
+        const answer = this.ledgerAnswer(ledger, request.expand === true && request.transactions === true);
+        if (this.ledgerDelayMs === 0) return reply(answer);
+        const timer = setTimeout(() => {
+          this.delayed.delete(timer);
+          if (socket.readyState === socket.OPEN) reply(answer);
+        }, this.ledgerDelayMs);
+        this.delayed.add(timer);
+        return;
       }
       case 'ledger_data': {
         // Pages of at most min(limit, pageSize) entries; the marker is opaque to clients, as

@@ -1,6 +1,6 @@
 import { defineCommand } from '@xle/core';
 import { withIngestEngine } from './context.js';
-import { ingestFromRippled, ledgerOption } from './rippled.js';
+import { followRippled, ledgerOption } from './rippled.js';
 
 export const liveCommand = defineCommand({
   usage: 'live [--from N]',
@@ -10,6 +10,6 @@ export const liveCommand = defineCommand({
   options: { from: { type: 'string' } },
   run: async ({ values }) => {
     const from = ledgerOption(values.from, 'from');
-    return withIngestEngine((ctx) => ingestFromRippled(ctx, { live: from === undefined ? {} : { from } }));
+    return withIngestEngine((ctx) => followRippled(ctx, from));
   },
 });

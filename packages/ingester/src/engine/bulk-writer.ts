@@ -1,18 +1,23 @@
-import type { Client } from '@elastic/elasticsearch';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errors, type Client } from '@elastic/elasticsearch';
 import { indexName, type IndexNaming, type Logger } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { WriteOp, WriteOptions, WriteResult } from '../writes.js';
 
 export type { WriteOp, WriteOptions, WriteResult };
 
-/** The bulk action line of a write: its index, id and, for ledger state, its external version. */
-export function bulkAction(op: WriteOp): { index: Json } {
+/**
+ * The bulk action line of a write: its index, id and, for ledger state, its external version; a
+ * write-once op (`create`) is refused with a 409 when the document exists, counted as superseded.
+ */
+export function bulkAction(op: WriteOp): { index: Json } | { create: Json } {
   const meta: Json = { _index: op.index, _id: op.id };
+  if (op.range !== undefined) meta.require_alias = true;
   if (op.version !== undefined) {
     meta.version = op.version;
     meta.version_type = op.versionType ?? 'external';
   }
-  return { index: meta };
+  return op.create === true ? { create: meta } : { index: meta };
 }
 
 interface Refusal {
@@ -22,11 +27,59 @@ interface Refusal {
 }
 
 /**
+ * Whether a failure is the cluster's weather rather than the request's fault: a node lost or
+ * unreachable, a shard without its primary while a replica is promoted, a master being elected,
+ * an overloaded node. Such a request is sent again after a pause; anything else is final.
+ */
+export function isTransient(error: unknown): boolean {
+  if (
+    error instanceof errors.ConnectionError ||
+    error instanceof errors.TimeoutError ||
+    error instanceof errors.NoLivingConnectionsError
+  )
+    return true;
+  if (error instanceof errors.ResponseError) return isTransientStatus(error.meta.statusCode ?? 0);
+  return false;
+}
+
+/** 429 (busy), 5xx (a node or shard unavailable for now): worth retrying. */
+export const isTransientStatus = (status: number): boolean => status === 429 || status >= 500;
+
+/** How long the ingester rides out an unavailable cluster before it gives up (the whole call). */
+export const TRANSIENT_BUDGET_MS = 180_000;
+
+/**
+ * Runs `call` until it succeeds or fails for good: a transient failure (see `isTransient`) is
+ * retried after 0.5 s, 1 s, 2 s, ... (at most 10 s apart) until `budgetMs` has passed.
+ */
+export async function retryTransient<T>(
+  call: () => Promise<T>,
+  logger: Logger,
+  what: string,
+  budgetMs = TRANSIENT_BUDGET_MS,
+): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isTransient(error) || Date.now() >= deadline) throw error;
+      const pause = Math.min(10_000, 500 * 2 ** attempt);
+      logger.warn({ what, error: (error as Error).message, retryInMs: pause }, 'engine unavailable, retrying');
+      await sleep(pause);
+    }
+  }
+}
+
+/**
  * The one bulk writer of the ingester, the jobs, the imports and the validators consumer: the
  * client's bulk helper with backpressure and 429 retries; a version conflict (409) is a replay,
- * superseded by newer state; any other refusal is recorded in the dead-letter index with the
- * document and counted, and the run goes on. Resolves when every write is acknowledged,
- * superseded or dead-lettered.
+ * superseded by newer state; a transient refusal (a shard without a primary while a node is lost,
+ * an overloaded node) and a failed request are sent again with backoff for up to
+ * `TRANSIENT_BUDGET_MS`; any other refusal is recorded in the dead-letter index with the document
+ * and counted, and the run goes on. Resolves when every write is acknowledged, superseded or
+ * dead-lettered. Every write is idempotent (deterministic ids; external versions; write-once
+ * copies), so sending one again after an answer was lost is harmless.
  */
 export async function writeOps(
   client: Client,
@@ -41,28 +94,57 @@ export async function writeOps(
   const key = (index: unknown, id: unknown, version: unknown): string => `${index}\u0000${id}\u0000${version ?? ''}`;
   // Built at a batch's first refusal: a batch written without any refusal costs no key string per write.
   let byKey: Map<string, WriteOp> | undefined;
-
-  await client.helpers.bulk<WriteOp>({
-    datasource: ops as WriteOp[],
-    concurrency: options.concurrency ?? 2,
-    flushBytes: options.flushBytes ?? 5_000_000,
-    retries: options.retries ?? 3,
-    wait: 1000,
-    refreshOnCompletion: false,
-    // Only what is needed to account for every item: the full answer is several times larger to parse.
-    filter_path: 'errors,items.*.status,items.*.error',
-    onDocument: (op) => [bulkAction(op), op.json ?? op.doc] as never,
-    onDrop: (dropped) => {
-      const action = (dropped.operation as { index?: { _index: string; _id: string; version?: number } }).index;
-      byKey ??= new Map(ops.map((op) => [key(op.index, op.id, op.version), op]));
-      const op = byKey.get(key(action?._index, action?._id, action?.version));
-      if (op === undefined) return;
-      if (dropped.status === 409) result.superseded.push(op);
-      else refused.push({ op, status: dropped.status, error: (dropped.error ?? {}) as Json });
-    },
-  });
+  const deadline = Date.now() + (options.transientBudgetMs ?? TRANSIENT_BUDGET_MS);
+  let pending: readonly WriteOp[] = ops;
+  for (let attempt = 0; pending.length > 0; attempt += 1) {
+    const again: WriteOp[] = [];
+    const lastChance = Date.now() >= deadline;
+    try {
+      await client.helpers.bulk<WriteOp>({
+        datasource: pending as WriteOp[],
+        concurrency: options.concurrency ?? 2,
+        flushBytes: options.flushBytes ?? 5_000_000,
+        retries: options.retries ?? 3,
+        wait: 1000,
+        refreshOnCompletion: false,
+        // Only what is needed to account for every item: the full answer is several times larger to parse.
+        filter_path: 'errors,items.*.status,items.*.error',
+        onDocument: (op) => [bulkAction(op), op.json ?? op.doc] as never,
+        onDrop: (dropped) => {
+          type Meta = { _index: string; _id: string; version?: number };
+          const operation = dropped.operation as { index?: Meta; create?: Meta };
+          const action = operation.index ?? operation.create;
+          byKey ??= new Map(ops.map((op) => [key(op.index, op.id, op.version), op]));
+          const op = byKey.get(key(action?._index, action?._id, action?.version));
+          if (op === undefined) return;
+          if (dropped.status === 409) result.superseded.push(op);
+          else if (isTransientStatus(dropped.status) && !lastChance) again.push(op);
+          else refused.push({ op, status: dropped.status, error: (dropped.error ?? {}) as Json });
+        },
+      });
+    } catch (error) {
+      // The request itself failed (a node lost mid-request, none reachable): send it all again.
+      if (!isTransient(error) || lastChance) throw error;
+      again.length = 0;
+      again.push(...pending);
+    }
+    if (again.length > 0) {
+      const pause = Math.min(10_000, 500 * 2 ** attempt);
+      logger.warn(
+        { documents: again.length, retryInMs: pause },
+        'writes refused for now (cluster unavailable), retrying',
+      );
+      await sleep(pause);
+    }
+    pending = again;
+  }
   if (refused.length > 0) result.deadLetters = await recordDeadLetters(client, naming, logger, refused);
-  if (options.refresh === true) await client.indices.refresh({ index: [...new Set(ops.map((op) => op.index))] });
+  if (options.refresh === true)
+    await retryTransient(
+      () => client.indices.refresh({ index: [...new Set(ops.map((op) => op.index))] }),
+      logger,
+      'refresh after writes',
+    );
   return result;
 }
 
@@ -88,7 +170,7 @@ async function recordDeadLetters(
       failed_at: now,
     },
   ]);
-  const response = await client.bulk({ operations });
+  const response = await retryTransient(() => client.bulk({ operations }), logger, 'dead letters');
   if (response.errors) throw new Error('the dead-letter index refused documents too; stopping so nothing is lost');
   // One line per kind of refusal, with an example, rather than one per document.
   const kinds = new Map<string, { count: number; example: { id: string; reason: unknown } }>();

@@ -1,10 +1,12 @@
-import type { IndexKind } from '@xle/core';
+import type { RangedKind } from '@xle/core';
 import { stateChanges, transformLedger, transformTransaction, type Json, type LedgerInput } from '@xle/documents';
 import type { WriteOp } from '../writes.js';
 
 export interface BatchContext {
-  /** The index a kind of document is written to. */
-  index: (kind: IndexKind) => string;
+  /** The index a ledger-state document is written to. */
+  index: (kind: 'objects' | 'accounts') => string;
+  /** The range alias a document of a kind that grows with history is written to. */
+  rangeAlias: (kind: RangedKind, ledgerIndex: number) => string;
   /** The network's id for ctids, unless a transaction carries its own. */
   networkId: number;
 }
@@ -24,10 +26,11 @@ export interface LedgerWrites {
 export function ledgerWrites(ledger: LedgerInput, context: BatchContext): LedgerWrites {
   const writes: WriteOp[] = [
     {
-      index: context.index('ledgers'),
+      index: context.rangeAlias('ledgers', ledger.ledger_index),
       id: String(ledger.ledger_index),
       doc: transformLedger(ledger) as unknown as Json,
       ledgerIndex: ledger.ledger_index,
+      range: { kind: 'ledgers', ledgerIndex: ledger.ledger_index },
     },
   ];
   const accounts: WriteOp[] = [];
@@ -38,7 +41,13 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
       networkId: context.networkId,
       ledgerHash: ledger.ledger_hash,
     });
-    writes.push({ index: context.index('transactions'), id: doc.hash, doc, ledgerIndex: ledger.ledger_index });
+    writes.push({
+      index: context.rangeAlias('transactions', ledger.ledger_index),
+      id: doc.hash,
+      doc,
+      ledgerIndex: ledger.ledger_index,
+      range: { kind: 'transactions', ledgerIndex: ledger.ledger_index },
+    });
     const changes = stateChanges({ ...tx, _date: doc._date }, ledger.ledger_index);
     for (const change of changes.objects)
       writes.push({

@@ -32,6 +32,23 @@ export function addToRanges(ranges: readonly LedgerRange[], ledgers: Iterable<nu
   return merged;
 }
 
+/** The ledgers of `ranges` that are not in `minus`, as sorted inclusive ranges (pure). */
+export function subtractRanges(ranges: readonly LedgerRange[], minus: readonly LedgerRange[]): LedgerRange[] {
+  const out: LedgerRange[] = [];
+  const cut = addToRanges(minus, []);
+  for (const range of addToRanges(ranges, [])) {
+    let from = range.from;
+    for (const hole of cut) {
+      if (hole.to < from || hole.from > range.to) continue;
+      if (hole.from > from) out.push({ from, to: hole.from - 1 });
+      from = Math.max(from, hole.to + 1);
+      if (from > range.to) break;
+    }
+    if (from <= range.to) out.push({ from, to: range.to });
+  }
+  return out;
+}
+
 /** Missing ledgers between the first and last indexed ones (pure). */
 export function gapsOf(ranges: readonly LedgerRange[]): LedgerRange[] {
   const gaps: LedgerRange[] = [];
@@ -47,6 +64,10 @@ export function gapsOf(ranges: readonly LedgerRange[]): LedgerRange[] {
  * The ingester's checkpoint, one document per source in the ingest-state index. It is written
  * only after every document of a batch is acknowledged, so a restart after a kill at any moment
  * re-ingests at most that batch, and deterministic ids make that replay idempotent.
+ *
+ * Several writers share one source's checkpoint (backfill workers, and `live` while a backfill
+ * runs): each record is a compare-and-set on the stored document, retried on a conflict, so a
+ * writer adds its ledgers to what the others recorded and never overwrites them.
  */
 export class CheckpointStore {
   constructor(
@@ -58,24 +79,33 @@ export class CheckpointStore {
     return this.engine.get<Checkpoint>('ingest-state', this.source);
   }
 
-  async record(
-    previous: Checkpoint | undefined,
-    ledgers: readonly number[],
-    documents: number,
-    deadLetters: number,
-  ): Promise<Checkpoint> {
-    const ranges = addToRanges(previous?.ranges ?? [], ledgers);
-    const next: Checkpoint = {
-      kind: 'checkpoint',
-      source: this.source,
-      last_ledger: Math.max(previous?.last_ledger ?? 0, ...ledgers),
-      ranges,
-      ledgers: ranges.reduce((n, r) => n + r.to - r.from + 1, 0),
-      documents: (previous?.documents ?? 0) + documents,
-      dead_letters: (previous?.dead_letters ?? 0) + deadLetters,
-      updated_at: new Date().toISOString(),
-    };
-    await this.engine.put('ingest-state', this.source, next);
-    return next;
+  async record(ledgers: readonly number[], documents: number, deadLetters: number): Promise<Checkpoint> {
+    for (;;) {
+      const stored = await this.engine.getTagged<Checkpoint>('ingest-state', this.source);
+      const next = nextCheckpoint(this.source, stored?.source, ledgers, documents, deadLetters);
+      if ((await this.engine.putIf('ingest-state', this.source, next, stored?.tag ?? 'absent')) !== undefined)
+        return next;
+    }
   }
+}
+
+/** A checkpoint with a batch's ledgers and counts added (pure). */
+export function nextCheckpoint(
+  source: string,
+  previous: Checkpoint | undefined,
+  ledgers: readonly number[],
+  documents: number,
+  deadLetters: number,
+): Checkpoint {
+  const ranges = addToRanges(previous?.ranges ?? [], ledgers);
+  return {
+    kind: 'checkpoint',
+    source,
+    last_ledger: Math.max(previous?.last_ledger ?? 0, ...ledgers),
+    ranges,
+    ledgers: ranges.reduce((n, r) => n + r.to - r.from + 1, 0),
+    documents: (previous?.documents ?? 0) + documents,
+    dead_letters: (previous?.dead_letters ?? 0) + deadLetters,
+    updated_at: new Date().toISOString(),
+  };
 }

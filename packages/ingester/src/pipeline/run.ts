@@ -4,7 +4,7 @@ import type { LedgerInput } from '@xle/documents';
 import type { WriteOp, WriteResult } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { ActivationEnricher } from './activations.js';
-import { ledgerWrites } from './batch.js';
+import { ledgerWrites, type BatchContext } from './batch.js';
 import { CheckpointStore, type Checkpoint } from './checkpoint.js';
 
 export interface IngestTotals {
@@ -56,7 +56,11 @@ export async function prepareBatch(
 ): Promise<WriteOp[]> {
   const ops: WriteOp[] = [];
   const accounts: WriteOp[] = [];
-  const context = { index: (kind: IndexKind) => engine.index(kind), networkId };
+  const context: BatchContext = {
+    index: (kind) => engine.index(kind),
+    rangeAlias: (kind, ledgerIndex) => engine.rangeAlias(kind, ledgerIndex),
+    networkId,
+  };
   let slice = performance.now();
   const pause = async (): Promise<void> => {
     if (performance.now() - slice < BUILD_SLICE_MS) return;
@@ -147,7 +151,6 @@ export async function runPipeline(
       // The checkpoint of a batch waits for every earlier batch's, so ranges only grow in order.
       await previous;
       checkpoint = await checkpoints.record(
-        checkpoint,
         ledgers.map((l) => l.ledger_index),
         result.documents,
         result.deadLetters,

@@ -46,14 +46,14 @@ export class ValidationStore {
     manifests: readonly (DecodedManifest & { received_at: string })[],
   ): Promise<{ failed: number; superseded: number }> {
     if (validations.length === 0 && manifests.length === 0) return { failed: 0, superseded: 0 };
-    const validationIndex = this.engine.index('validations');
     const manifestIndex = this.engine.index('manifests');
     const ops: WriteOp[] = [
       ...validations.map((v) => ({
-        index: validationIndex,
+        index: this.engine.rangeAlias('validations', v.ledger_index),
         id: validationId(v),
         doc: v as unknown as Record<string, unknown>,
         ledgerIndex: v.ledger_index,
+        range: { kind: 'validations' as const, ledgerIndex: v.ledger_index },
       })),
       ...manifests.map((m) => ({
         index: manifestIndex,

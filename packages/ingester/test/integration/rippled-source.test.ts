@@ -158,7 +158,18 @@ t.test(
         if (killAfterMs !== undefined) void sleep(killAfterMs).then(() => child.kill('SIGKILL'));
         child.on('exit', (code, signal) => resolve({ code, signal, out }));
       });
-    const range = ['backfill', '--from', String(FIRST), '--to', String(LAST), '--concurrency', '3'];
+    // A killed run's lease outlives it by at most a second: the next run takes its chunk over.
+    const range = [
+      'backfill',
+      '--from',
+      String(FIRST),
+      '--to',
+      String(LAST),
+      '--concurrency',
+      '3',
+      '--lease-seconds',
+      '1',
+    ];
     let kills = 0;
     for (const base of [250, 500, 750, 1000]) {
       if ((await run(range, base + Math.random() * 300)).signal === 'SIGKILL') kills += 1;

@@ -110,10 +110,10 @@ t.test('a slow checkpoint record does not hold back the next batches, and checkp
     return writeOps(ops, options);
   };
   const record = checkpoints.record.bind(checkpoints);
-  checkpoints.record = async (previous, ledgers, documents, deadLetters) => {
+  checkpoints.record = async (ledgers, documents, deadLetters) => {
     // The engine answering the first checkpoint late, as when its write pool is busy with bulks.
     if (ledgers.includes(1)) await new Promise((resolve) => setTimeout(resolve, 500));
-    const next = await record(previous, ledgers, documents, deadLetters);
+    const next = await record(ledgers, documents, deadLetters);
     events.push(`recorded ${ledgers.join(',')}`);
     return next;
   };
