@@ -1,6 +1,8 @@
-import type { IndexKind } from '@xle/core';
+import type { estypes } from '@elastic/elasticsearch';
+import type { SingleIndexKind } from '@xle/core';
 import type { AsOf, DataSetDocument, JobStatus } from '@xle/documents';
 import type { WriteOp } from '../writes.js';
+import { addToRanges, type Checkpoint, type LedgerRange } from '../pipeline/checkpoint.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 
 export type { AsOf, DataSetDocument, JobStatus };
@@ -17,7 +19,7 @@ export interface ReplaceResult {
  */
 export async function writeDocuments(
   engine: IngestEngine,
-  kind: IndexKind,
+  kind: SingleIndexKind,
   documents: readonly DataSetDocument[],
 ): Promise<void> {
   const index = engine.index(kind);
@@ -37,7 +39,7 @@ export async function writeDocuments(
  */
 export async function replaceDataSet(
   engine: IngestEngine,
-  kind: IndexKind,
+  kind: SingleIndexKind,
   documents: readonly DataSetDocument[],
 ): Promise<ReplaceResult> {
   await writeDocuments(engine, kind, documents);
@@ -48,6 +50,48 @@ export async function replaceDataSet(
   await engine.deleteIds(kind, stale);
   await engine.refresh([kind]);
   return { written: documents.length, removed: stale.length };
+}
+
+/**
+ * Writes the documents of part of a data set (the days a metrics run recomputed) and deletes the
+ * documents of that part it did not rebuild; the rest of the index is left as it is.
+ */
+export async function replaceDataSetPart(
+  engine: IngestEngine,
+  kind: SingleIndexKind,
+  documents: readonly DataSetDocument[],
+  scope: readonly string[],
+): Promise<ReplaceResult> {
+  await writeDocuments(engine, kind, documents);
+  const keep = new Set(documents.map((d) => d._id));
+  const existing = await engine.mget<unknown>(
+    kind,
+    scope.filter((id) => !keep.has(id)),
+    [],
+  );
+  await engine.deleteIds(kind, [...existing.keys()]);
+  await engine.refresh([kind]);
+  return { written: documents.length, removed: existing.size };
+}
+
+/** Every ledger indexed by any source, merged: what a job run has seen, recorded with it. */
+export async function readIndexedRanges(engine: IngestEngine): Promise<LedgerRange[]> {
+  const found = await engine.search<Checkpoint>('ingest-state', {
+    size: 1000,
+    query: { term: { kind: 'checkpoint' } },
+    _source: ['ranges'],
+  });
+  return addToRanges(
+    found.hits.hits.flatMap((hit) => hit._source?.ranges ?? []),
+    [],
+  );
+}
+
+/** A query for the documents of ledgers in `ranges`. */
+export function inLedgerRanges(ranges: readonly LedgerRange[], field = 'ledger_index'): estypes.QueryDslQueryContainer {
+  return {
+    bool: { should: ranges.map((r) => ({ range: { [field]: { gte: r.from, lte: r.to } } })), minimum_should_match: 1 },
+  };
 }
 
 /** The newest indexed ledger, or undefined when nothing is indexed yet. */

@@ -1,8 +1,9 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { CompositePage, IndexKind } from '@xle/core';
-import { AMM_TRANSACTION_TYPES, type MetricId } from '@xle/documents';
+import { AMM_TRANSACTION_TYPES, METRIC_IDS, type MetricId } from '@xle/documents';
 import type { IngestEngine } from '../engine/ingest-engine.js';
-import type { AsOf, DataSetDocument } from './data-set.js';
+import { inLedgerRanges, type AsOf, type DataSetDocument } from './data-set.js';
+import type { LedgerRange } from '../pipeline/checkpoint.js';
 
 /** Per-day counts read from the engine; `day` is `YYYY-MM-DD` (UTC). */
 export interface DailyInputs {
@@ -12,6 +13,11 @@ export interface DailyInputs {
   >;
   ledgers: Map<string, { count: number; txCount: number; firstClose: number; lastClose: number }>;
   accountsCreated: Map<string, number>;
+  /**
+   * The days this run recomputed (those that received ledgers since the last run), or undefined
+   * when it read every day.
+   */
+  days?: string[];
 }
 
 const round = (n: number, places: number): number => Math.round(n * 10 ** places) / 10 ** places;
@@ -56,17 +62,24 @@ export function buildMetricDocs(inputs: DailyInputs, asOf: AsOf): DataSetDocumen
   return docs;
 }
 
+/** The ids a run over `inputs.days` may write or must delete: the four records of each day. */
+export function metricScope(inputs: DailyInputs): readonly string[] | 'all' {
+  if (inputs.days === undefined) return 'all';
+  return inputs.days.flatMap((day) => METRIC_IDS.map((metric) => `${metric}.${day}`));
+}
+
 /** Pages a composite aggregation to the end, handing each bucket to `each`. */
 async function forEachComposite(
   engine: IngestEngine,
   kind: IndexKind,
+  query: estypes.QueryDslQueryContainer | undefined,
   sources: Record<string, estypes.AggregationsCompositeAggregationSource>[],
   each: (key: Record<string, unknown>, bucket: Record<string, unknown>) => void,
   aggs?: Record<string, estypes.AggregationsAggregationContainer>,
 ): Promise<void> {
   const buckets = engine.composite(
     kind,
-    {},
+    query === undefined ? {} : { query },
     (page) => ({ pages: { composite: { ...page, sources }, ...(aggs === undefined ? {} : { aggs }) } }),
     (found) => found.pages as CompositePage | undefined,
   );
@@ -78,9 +91,50 @@ const daily = (field: string): estypes.AggregationsCompositeAggregationSource =>
   date_histogram: { field, calendar_interval: '1d', time_zone: 'UTC' },
 });
 
-/** Reads the per-day counts with composite aggregations, so any length of history pages through. */
-export async function readDailyInputs(engine: IngestEngine): Promise<DailyInputs> {
+const dayAfter = (day: string): string =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** UTC days as a query on a date field: one range per run of consecutive days. */
+function onDays(field: string, days: readonly string[]): estypes.QueryDslQueryContainer {
+  const runs: { from: string; to: string }[] = [];
+  for (const day of [...days].sort()) {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && dayAfter(last.to) === day) last.to = day;
+    else runs.push({ from: day, to: day });
+  }
+  return {
+    bool: {
+      should: runs.map((r) => ({
+        range: { [field]: { gte: `${r.from}T00:00:00.000Z`, lt: `${dayAfter(r.to)}T00:00:00.000Z` } },
+      })),
+      minimum_should_match: 1,
+    },
+  };
+}
+
+/** The UTC days of the ledgers in `ranges` (the days that received ledgers since the last run). */
+async function daysOfLedgers(engine: IngestEngine, ranges: readonly LedgerRange[]): Promise<string[]> {
+  if (ranges.length === 0) return [];
+  const days: string[] = [];
+  await forEachComposite(engine, 'ledgers', inLedgerRanges(ranges), [{ day: daily('close_time_human') }], (key) =>
+    days.push(dayOf(key.day)),
+  );
+  return days;
+}
+
+/**
+ * Reads the per-day counts with composite aggregations, so any length of history pages through.
+ * With `since` (the ledgers indexed since the last run), only the days those ledgers closed on are
+ * read, each one whole: a run costs what changed, not the whole history.
+ */
+export async function readDailyInputs(engine: IngestEngine, since?: readonly LedgerRange[]): Promise<DailyInputs> {
+  const days = since === undefined ? undefined : await daysOfLedgers(engine, since);
   const transactions: DailyInputs['transactions'] = new Map();
+  const ledgers: DailyInputs['ledgers'] = new Map();
+  const accountsCreated: DailyInputs['accountsCreated'] = new Map();
+  if (days !== undefined && days.length === 0) return { transactions, ledgers, accountsCreated, days };
+  const within = (field: string): estypes.QueryDslQueryContainer | undefined =>
+    days === undefined ? undefined : onDays(field, days);
   const dayOfTx = (day: string): NonNullable<ReturnType<DailyInputs['transactions']['get']>> => {
     let entry = transactions.get(day);
     if (entry === undefined) {
@@ -92,6 +146,7 @@ export async function readDailyInputs(engine: IngestEngine): Promise<DailyInputs
   await forEachComposite(
     engine,
     'transactions',
+    within('_date'),
     [{ day: daily('_date') }, { type: { terms: { field: 'TransactionType' } } }],
     (key, bucket) => {
       const entry = dayOfTx(dayOf(key.day));
@@ -104,15 +159,16 @@ export async function readDailyInputs(engine: IngestEngine): Promise<DailyInputs
   await forEachComposite(
     engine,
     'transactions',
+    within('_date'),
     [{ day: daily('_date') }, { result: { terms: { field: 'meta.TransactionResult' } } }],
     (key, bucket) => {
       dayOfTx(dayOf(key.day)).results[String(key.result)] = Number(bucket.doc_count);
     },
   );
-  const ledgers: DailyInputs['ledgers'] = new Map();
   await forEachComposite(
     engine,
     'ledgers',
+    within('close_time_human'),
     [{ day: daily('close_time_human') }],
     (key, bucket) => {
       const value = (name: string): number => Number((bucket[name] as { value: number | null }).value ?? 0);
@@ -129,9 +185,10 @@ export async function readDailyInputs(engine: IngestEngine): Promise<DailyInputs
       last: { max: { field: 'close_time' } },
     },
   );
-  const accountsCreated: DailyInputs['accountsCreated'] = new Map();
-  await forEachComposite(engine, 'accounts', [{ day: daily('inception') }], (key, bucket) => {
+  await forEachComposite(engine, 'accounts', within('inception'), [{ day: daily('inception') }], (key, bucket) => {
     accountsCreated.set(dayOf(key.day), Number(bucket.doc_count));
   });
-  return { transactions, ledgers, accountsCreated };
+  return days === undefined
+    ? { transactions, ledgers, accountsCreated }
+    : { transactions, ledgers, accountsCreated, days };
 }

@@ -1,10 +1,21 @@
-import { DataNotReadyError, type IndexKind } from '@xle/core';
+import { DataNotReadyError, type SingleIndexKind } from '@xle/core';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { buildAmendmentDocs, loadKnownAmendments, readAmendmentSources, readAmendmentVotes } from './amendments.js';
 import { buildBalanceDocs, readTopBalances } from './balances.js';
-import { readAsOf, recordJobRun, replaceDataSet, type AsOf, type DataSetDocument, type JobStatus } from './data-set.js';
+import {
+  readAsOf,
+  readIndexedRanges,
+  readJobRun,
+  recordJobRun,
+  replaceDataSet,
+  replaceDataSetPart,
+  type AsOf,
+  type DataSetDocument,
+  type JobStatus,
+} from './data-set.js';
+import { subtractRanges, type LedgerRange } from '../pipeline/checkpoint.js';
 import { buildFactDocs, readFactInputs } from './facts.js';
-import { buildMetricDocs, readDailyInputs } from './metrics.js';
+import { buildMetricDocs, metricScope, readDailyInputs } from './metrics.js';
 import type { ScoreConfig } from './token-score.js';
 import { buildTokenDocs } from './tokens/build.js';
 import { readTokenInputs } from './tokens/read.js';
@@ -27,13 +38,24 @@ export interface TokensJobOptions {
 }
 
 /**
+ * What changed since a job's last run: the ledgers indexed since (by any source, backfills of old
+ * ranges included), or undefined for a first or full run, which reads everything.
+ */
+export interface Changes {
+  since?: LedgerRange[];
+}
+
+/**
  * A derived data set: the index it owns, how its inputs are read from the indexed ledgers (as of
- * the newest one), and how its documents are built from them (pure).
+ * the newest one, and of what changed since the last run), and how its documents are built from
+ * them (pure). A job whose `scope` names ids rebuilt only part of its data set from the changes:
+ * those ids are written or deleted, the rest of the index stays; otherwise the index is replaced.
  */
 export interface DataSetJob<I> {
-  kind: IndexKind;
-  read: (engine: IngestEngine, asOf: AsOf) => Promise<I>;
+  kind: SingleIndexKind;
+  read: (engine: IngestEngine, asOf: AsOf, changes: Changes) => Promise<I>;
   build: (inputs: I, asOf: AsOf) => DataSetDocument[];
+  scope?: (inputs: I) => readonly string[] | 'all';
   /** What the run record adds about its inputs (the validator list it used). */
   detail?: Record<string, unknown>;
 }
@@ -52,9 +74,12 @@ export function dataSetJobs(tokens: TokensJobOptions) {
     facts: { kind: 'facts', read: readFactInputs, build: buildFactDocs } satisfies DataSetJob<
       Awaited<ReturnType<typeof readFactInputs>>
     >,
-    metrics: { kind: 'metrics', read: readDailyInputs, build: buildMetricDocs } satisfies DataSetJob<
-      Awaited<ReturnType<typeof readDailyInputs>>
-    >,
+    metrics: {
+      kind: 'metrics',
+      read: (engine, _asOf, changes) => readDailyInputs(engine, changes.since),
+      build: buildMetricDocs,
+      scope: metricScope,
+    } satisfies DataSetJob<Awaited<ReturnType<typeof readDailyInputs>>>,
     balances: {
       kind: 'balances',
       read: (engine) => readTopBalances(engine),
@@ -62,8 +87,8 @@ export function dataSetJobs(tokens: TokensJobOptions) {
     } satisfies DataSetJob<Awaited<ReturnType<typeof readTopBalances>>>,
     tokens: {
       kind: 'tokens',
-      read: (engine, asOf) =>
-        readTokenInputs(engine, asOf, {
+      read: (engine, asOf, changes) =>
+        readTokenInputs(engine, asOf, changes.since, {
           source: tokens.toml,
           maxAgeMs: tokens.tomlMaxAgeMs,
           ...(tokens.refresh === undefined ? {} : { refresh: tokens.refresh }),
@@ -83,29 +108,54 @@ export function isJobName(name: string | undefined): name is JobName {
 }
 
 /**
- * Runs one data-set job to completion: reads its inputs as of the newest indexed ledger, builds
- * its documents with deterministic ids, replaces its index's content with them, then records the
- * run. Running it again, or again after a kill, ends in the same index; nothing indexed yet is a
- * DATA_NOT_READY.
+ * Runs one data-set job to completion: reads what changed since its last run (the ledger ranges
+ * every source has indexed, against those the last run saw), makes what was indexed visible,
+ * reads its inputs as of the newest indexed ledger, builds its documents with deterministic ids,
+ * writes them (the whole index, or only the part the changes touched), then records the run with
+ * the ranges it saw. Running it again, or again after a kill, ends in the same index; nothing
+ * indexed yet is a DATA_NOT_READY. `full` ignores the last run and reads everything.
  */
-export async function runDataSetJob<I>(ctx: JobContext, name: string, job: DataSetJob<I>): Promise<JobStatus> {
+export async function runDataSetJob<I>(
+  ctx: JobContext,
+  name: string,
+  job: DataSetJob<I>,
+  { full = false }: { full?: boolean } = {},
+): Promise<JobStatus> {
   const { engine } = ctx;
   const started = Date.now();
   ctx.onStep?.('reading the newest indexed ledger', 0, 4);
+  const indexed = await readIndexedRanges(engine);
+  // Every ledger a checkpoint records is acknowledged: a refresh makes all of it searchable, so no
+  // recorded ledger is counted as seen while its documents were still invisible.
+  await engine.refresh(['ledgers', 'transactions', 'accounts', 'objects']);
   const asOf = await readAsOf(engine);
   if (asOf === undefined) throw new DataNotReadyError(`the ${name} job: no ledger is indexed yet`);
+  const previous = full ? undefined : await readJobRun(engine, name);
+  const seen = previous?.detail?.indexed as LedgerRange[] | undefined;
+  const changes: Changes = seen === undefined ? {} : { since: subtractRanges(indexed, seen) };
   ctx.onStep?.(`reading the inputs of ${name} as of ledger ${asOf.ledger_index}`, 1, 4);
-  const inputs = await job.read(engine, asOf);
+  const inputs = await job.read(engine, asOf, changes);
   ctx.onStep?.(`computing ${name}`, 2, 4);
   const documents = job.build(inputs, asOf);
   ctx.onStep?.(`writing ${documents.length} documents`, 3, 4);
-  const { written, removed } = await replaceDataSet(engine, job.kind, documents);
+  const scope = job.scope?.(inputs) ?? 'all';
+  const { written, removed } =
+    scope === 'all'
+      ? await replaceDataSet(engine, job.kind, documents)
+      : await replaceDataSetPart(engine, job.kind, documents, scope);
   const status = await recordJobRun(engine, {
     job: name,
     ledger_index: asOf.ledger_index,
     documents: written,
     removed,
-    detail: { millis: Date.now() - started, as_of: asOf.close_time, ...job.detail },
+    detail: {
+      millis: Date.now() - started,
+      as_of: asOf.close_time,
+      incremental: changes.since !== undefined,
+      changed_ledgers: changes.since?.reduce((n, r) => n + r.to - r.from + 1, 0) ?? null,
+      indexed,
+      ...job.detail,
+    },
   });
   ctx.onStep?.('done', 4, 4);
   engine.logger.info({ job: name, ledger: asOf.ledger_index, documents: written, removed }, 'job complete');
@@ -113,6 +163,11 @@ export async function runDataSetJob<I>(ctx: JobContext, name: string, job: DataS
 }
 
 /** Runs one job of `pnpm ingest jobs` by name. */
-export function runJob(ctx: JobContext, name: JobName, tokens: TokensJobOptions): Promise<JobStatus> {
-  return runDataSetJob(ctx, name, dataSetJobs(tokens)[name] as DataSetJob<unknown>);
+export function runJob(
+  ctx: JobContext,
+  name: JobName,
+  tokens: TokensJobOptions,
+  options: { full?: boolean } = {},
+): Promise<JobStatus> {
+  return runDataSetJob(ctx, name, dataSetJobs(tokens)[name] as DataSetJob<unknown>, options);
 }

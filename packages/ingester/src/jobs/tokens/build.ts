@@ -55,14 +55,31 @@ export interface AmmPool {
   balances: Record<string, string>;
 }
 
+export interface LastXrpPrice {
+  price: string;
+  order: number;
+}
+
+/**
+ * What a token document records of its history (`_history`, stored, not indexed), so the next run
+ * reads only the ledgers indexed since: first and last transaction (XRPL epoch seconds) and the
+ * newest exchange against XRP.
+ */
+export interface TokenHistory {
+  first: number | null;
+  last: number | null;
+  xrp_price: string | null;
+  xrp_order: number | null;
+}
+
 export interface TokenInputs {
   lines: Map<string, TrustLineStats>;
   pools: AmmPool[];
   /** First and last indexed transaction touching the token's trust lines (XRPL epoch seconds). */
   dates: Map<string, { first: number; last: number }>;
   exchanges: Record<Window, Map<string, ExchangeStats>>;
-  /** The newest exchange against XRP: XRP per token. */
-  lastXrpPrice: Map<string, string>;
+  /** The newest exchange against XRP: XRP per token, and its order (ledger × 65,536 + transaction index). */
+  lastXrpPrice: Map<string, LastXrpPrice>;
   issuers: Map<string, IssuerState>;
   /** XLS-26 results by domain. */
   toml: Map<string, TomlResult>;
@@ -104,7 +121,7 @@ export function isBlackholed(issuer: IssuerState | undefined): boolean {
 export function priceOf(
   token: string,
   pools: readonly AmmPool[],
-  lastXrpPrice: ReadonlyMap<string, string>,
+  lastXrpPrice: ReadonlyMap<string, LastXrpPrice>,
 ): BigNumber {
   let best: { xrp: BigNumber; price: BigNumber } | undefined;
   for (const pool of pools) {
@@ -116,7 +133,7 @@ export function priceOf(
   }
   if (best !== undefined) return best.price;
   const last = lastXrpPrice.get(token);
-  return last === undefined ? new BigNumber(0) : new BigNumber(last);
+  return last === undefined ? new BigNumber(0) : new BigNumber(last.price);
 }
 
 /**
@@ -222,6 +239,12 @@ export function buildTokenDocs(
         fetched_at: toml?.fetched_at ?? null,
       },
       ledger_index: asOf.ledger_index,
+      _history: {
+        first: dates?.first ?? null,
+        last: dates?.last ?? null,
+        xrp_price: inputs.lastXrpPrice.get(r.id)?.price ?? null,
+        xrp_order: inputs.lastXrpPrice.get(r.id)?.order ?? null,
+      } satisfies TokenHistory,
     };
     if (toml?.outcome === 'ok' && toml.data !== undefined) doc.tomldata = toml.data;
     return { _id: r.id, doc };

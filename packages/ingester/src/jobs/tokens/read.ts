@@ -4,13 +4,16 @@ import { hashes } from 'xrpl';
 import type { CompositePage, CompositePageRequest, Logger } from '@xle/core';
 import { isRecord, tokenId, trustLineSides, type Json } from '@xle/documents';
 import type { IngestEngine } from '../../engine/ingest-engine.js';
-import type { AsOf } from '../data-set.js';
+import { inLedgerRanges, type AsOf } from '../data-set.js';
+import type { LedgerRange } from '../../pipeline/checkpoint.js';
 import { normalizeDomain, refreshToml, type TomlRefreshOptions, type TomlResult } from '../toml.js';
 import {
   WINDOWS,
   type AmmPool,
   type ExchangeStats,
   type IssuerState,
+  type LastXrpPrice,
+  type TokenHistory,
   type TokenInputs,
   type TrustLineStats,
 } from './build.js';
@@ -44,12 +47,15 @@ export async function readTrustLineStats(engine: IngestEngine): Promise<Map<stri
   return out;
 }
 
-/** First and last indexed transaction that touched each token's trust lines. */
-export async function readTokenDates(engine: IngestEngine): Promise<Map<string, { first: number; last: number }>> {
+/** First and last indexed transaction that touched each token's trust lines (of the ledgers in `within`). */
+export async function readTokenDates(
+  engine: IngestEngine,
+  within?: estypes.QueryDslQueryContainer,
+): Promise<Map<string, { first: number; last: number }>> {
   const out = new Map<string, { first: number; last: number }>();
   const buckets = engine.composite(
     'transactions',
-    { query: { exists: { field: '_tokens' } } },
+    { query: { bool: { filter: [{ exists: { field: '_tokens' } }, ...(within === undefined ? [] : [within])] } } },
     (page) => ({
       tokens: {
         composite: { ...page, sources: [{ token: { terms: { field: '_tokens' } } }] },
@@ -135,13 +141,20 @@ export async function readExchangeStats(
   return out;
 }
 
-/** Each token's newest exchange against XRP, as XRP per token (exact, from the stored strings). */
-export async function readLastXrpPrices(engine: IngestEngine): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+/**
+ * Each token's newest exchange against XRP (of the ledgers in `within`), as XRP per token (exact,
+ * from the stored strings), with its order (ledger × 65,536 + transaction index).
+ */
+export async function readLastXrpPrices(
+  engine: IngestEngine,
+  within?: estypes.QueryDslQueryContainer,
+): Promise<Map<string, LastXrpPrice>> {
+  const out = new Map<string, LastXrpPrice>();
   const against = { term: { '_exchanges.counter': 'XRP' } };
+  const exchanged = { nested: { path: '_exchanges', query: against } };
   const buckets = engine.composite(
     'transactions',
-    { query: { nested: { path: '_exchanges', query: against } } },
+    { query: within === undefined ? exchanged : { bool: { filter: [exchanged, within] } } },
     (page) =>
       exchangeTokens(
         page,
@@ -153,7 +166,7 @@ export async function readLastXrpPrices(engine: IngestEngine): Promise<Map<strin
                 { '_exchanges.order': { order: 'desc' } },
                 { '_exchanges._value': { order: 'desc' } },
               ] as estypes.Sort,
-              _source: ['_exchanges.value', '_exchanges.counter_value'],
+              _source: ['_exchanges.value', '_exchanges.counter_value', '_exchanges.order'],
             },
           },
         },
@@ -165,10 +178,11 @@ export async function readLastXrpPrices(engine: IngestEngine): Promise<Map<strin
     const hit = ((b.newest as estypes.AggregationsTopHitsAggregate).hits.hits[0]?._source ?? {}) as {
       value?: string;
       counter_value?: string;
+      order?: number;
     };
     const amount = new BigNumber(hit.value ?? NaN);
     const xrp = new BigNumber(hit.counter_value ?? NaN);
-    if (amount.gt(0) && xrp.gt(0)) out.set(keyOf(b), xrp.div(amount).toFixed());
+    if (amount.gt(0) && xrp.gt(0)) out.set(keyOf(b), { price: xrp.div(amount).toFixed(), order: hit.order ?? 0 });
   }
   return out;
 }
@@ -283,19 +297,62 @@ export async function readTomlCache(engine: IngestEngine): Promise<Map<string, T
   return out;
 }
 
+/**
+ * What each token's history says: its first and last transaction and its newest exchange against
+ * XRP. A first run reads every indexed transaction; later runs (`since`: the ledgers indexed since
+ * the last run) start from what the token documents recorded (`_history`) and read only the new
+ * ledgers, older or newer, so a run costs what changed.
+ */
+export async function readTokenHistory(
+  engine: IngestEngine,
+  since: readonly LedgerRange[] | undefined,
+): Promise<Pick<TokenInputs, 'dates' | 'lastXrpPrice'>> {
+  if (since === undefined) {
+    const [dates, lastXrpPrice] = await Promise.all([readTokenDates(engine), readLastXrpPrices(engine)]);
+    return { dates, lastXrpPrice };
+  }
+  const dates: TokenInputs['dates'] = new Map();
+  const lastXrpPrice: TokenInputs['lastXrpPrice'] = new Map();
+  for await (const hit of engine.scanAll<{ id: string; _history?: TokenHistory }>('tokens', {
+    _source: ['id', '_history'],
+  })) {
+    const history = hit._source?._history;
+    if (hit._source === undefined || history === undefined) continue;
+    if (history.first !== null && history.last !== null)
+      dates.set(hit._source.id, { first: history.first, last: history.last });
+    if (history.xrp_price !== null)
+      lastXrpPrice.set(hit._source.id, { price: history.xrp_price, order: history.xrp_order ?? 0 });
+  }
+  if (since.length === 0) return { dates, lastXrpPrice };
+  const within = inLedgerRanges(since);
+  const [newDates, newPrices] = await Promise.all([readTokenDates(engine, within), readLastXrpPrices(engine, within)]);
+  for (const [id, d] of newDates) {
+    const known = dates.get(id);
+    dates.set(
+      id,
+      known === undefined ? d : { first: Math.min(known.first, d.first), last: Math.max(known.last, d.last) },
+    );
+  }
+  for (const [id, p] of newPrices) {
+    const known = lastXrpPrice.get(id);
+    if (known === undefined || p.order > known.order) lastXrpPrice.set(id, p);
+  }
+  return { dates, lastXrpPrice };
+}
+
 /** Everything the tokens data set is built from. */
 export async function readTokenInputs(
   engine: IngestEngine,
   asOf: AsOf,
+  since: readonly LedgerRange[] | undefined,
   toml: Omit<TomlRefreshOptions, 'logger'> & { logger?: Logger },
 ): Promise<TokenInputs> {
-  const [lines, pools, dates, day, week, lastXrpPrice] = await Promise.all([
+  const [lines, pools, { dates, lastXrpPrice }, day, week] = await Promise.all([
     readTrustLineStats(engine),
     readAmmPools(engine),
-    readTokenDates(engine),
+    readTokenHistory(engine, since),
     readExchangeStats(engine, asOf, WINDOWS['24h']),
     readExchangeStats(engine, asOf, WINDOWS['7d']),
-    readLastXrpPrices(engine),
   ]);
   const issuerIds = new Set<string>([...lines.keys()].map((id) => id.split('.')[1] as string));
   for (const pool of pools)
