@@ -81,10 +81,11 @@ async function sendRaw(c: Client, bodies: string[]): Promise<void> {
     while (next < bodies.length) {
       const body = bodies[next];
       next += 1;
-      await c.transport.request(
+      const answer = (await c.transport.request(
         { method: 'POST', path: '/_bulk', body, querystring: { filter_path: 'errors' } },
         { headers: { 'content-type': 'application/x-ndjson' } },
-      );
+      )) as { errors?: boolean };
+      if (answer.errors !== false) throw new Error('the raw side was refused documents');
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -132,6 +133,8 @@ async function rawRound(): Promise<Round> {
     for (let i = 0; i < ledgers.length; i += 50)
       ops.push(...(await prepareBatch(ledgers.slice(i, i + 50), engine, activations, 0)));
     const bodies = serialise(ops);
+    // Its range indices exist before the clock starts, as ours create theirs on the first write.
+    await engine.prepareRanges(ops);
     return await measure(async () => {
       await sendRaw(client, bodies);
       return ops.length;

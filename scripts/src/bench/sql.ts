@@ -33,7 +33,7 @@ const transactions = indexName(naming, 'transactions');
 async function templateDocs(): Promise<Record<string, unknown>[]> {
   const engine = new IngestEngine(client, naming, createLogger('bench', 'silent'));
   const ops = await prepareBatch(fixtureLedgers(), engine, new ActivationEnricher(engine), 0);
-  return ops.filter((op) => op.index === transactions).map((op) => op.doc);
+  return ops.filter((op) => op.range?.kind === 'transactions').map((op) => op.doc);
 }
 
 async function load(templates: Record<string, unknown>[]): Promise<void> {

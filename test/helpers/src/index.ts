@@ -7,3 +7,4 @@ export * from './validators.js';
 export * from './toml.js';
 export * from './cli.js';
 export * from './listen.js';
+export * from './synthetic.js';

@@ -1,0 +1,479 @@
+#!/usr/bin/env node
+/**
+ * Scale: what grows, and how, as the indexed history grows, on the configured cluster in the
+ * default configuration (run it on the three-node local cluster: `pnpm engine start --nodes 3`):
+ *
+ *   pnpm bench:scale [--sizes 100000,1000000,5000000] [--increment N] [--sample N] [--requests N] [--keep]
+ *
+ * Data: deterministic synthetic ledgers made from the real fixture ledgers (test/helpers
+ * synthetic.ts: real transactions, fresh ledgers and hashes, accounts from a Zipf pool, one heavy
+ * account), fed through the normal pipeline into one fresh prefix that grows from size to size.
+ * At each size it prints:
+ * - ingest: transactions/s of the pipeline over the whole step, and on a sample of the same
+ *   ledgers, ours next to the engine's raw `_bulk` of the very documents ours writes (ratio);
+ * - bytes on disk per transaction after a force-merge: the transactions alone, and everything;
+ * - p50 / p99 through the API (default access mode, an Enterprise key, paced under its burst
+ *   limit) next to the same query sent to the engine directly: tx by hash, account info, the first
+ *   and the 1,000th page of the heavy account's transactions, a ledger's transactions, and one
+ *   SQL CSV export;
+ * - each derived job's wall time: incremental (after `--increment` more transactions) and full.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { ApiKeyStore } from '@xle/access';
+import { startServer } from '@xle/api';
+import {
+  createLogger,
+  deleteTemplatesAndIndices,
+  engineUrl,
+  indexName,
+  layoutOf,
+  rangeIndices,
+  type RangedKind,
+} from '@xle/core';
+import type { LedgerInput } from '@xle/documents';
+import {
+  ActivationEnricher,
+  bulkAction,
+  CheckpointStore,
+  IngestEngine,
+  JOB_NAMES,
+  prepareBatch,
+  runJob,
+  runPipeline,
+  DEFAULT_SCORE_CONFIG,
+  directoryTomlSource,
+  type JobName,
+  type WriteOp,
+} from '@xle/ingester';
+import { makeTomlDir, syntheticLedgers } from '@xle/test-helpers';
+import { benchIndices, fixtureLedgers, freshIndices, mb, percentile } from './common.js';
+
+const USAGE = 'pnpm bench:scale [--sizes 100000,1000000,5000000] [--increment N] [--sample N] [--requests N] [--keep]';
+const args = (() => {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      options: {
+        sizes: { type: 'string', default: '100000,1000000,5000000' },
+        increment: { type: 'string', default: '20000' },
+        sample: { type: 'string', default: '30000' },
+        requests: { type: 'string', default: '300' },
+        keep: { type: 'boolean', default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\nusage: ${USAGE}`);
+    process.exit(64);
+  }
+})();
+const whole = (text: string, name: string): number => {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    console.error(`--${name} takes whole numbers, not ${text}\nusage: ${USAGE}`);
+    process.exit(64);
+  }
+  return n;
+};
+const SIZES = args.sizes.split(',').map((s) => whole(s, 'sizes'));
+const INCREMENT = whole(args.increment, 'increment');
+const SAMPLE = whole(args.sample, 'sample');
+const REQUESTS = whole(args.requests, 'requests');
+if (SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number)) || (SIZES[0] as number) <= INCREMENT + SAMPLE) {
+  console.error(`--sizes must grow, the first above --increment + --sample\nusage: ${USAGE}`);
+  process.exit(64);
+}
+
+const logger = createLogger('bench', 'silent');
+// The default configuration; only the port and the log level differ.
+const { config, client, naming, drop } = await benchIndices(
+  'scale',
+  { api: { port: 0 }, log: { level: 'silent' } },
+  600_000,
+);
+const engine = new IngestEngine(client, naming, logger, layoutOf(config));
+await engine.applyTemplates();
+const health = await client.cluster.health();
+const tomlDir = makeTomlDir();
+const tokens = { toml: directoryTomlSource(tomlDir), tomlMaxAgeMs: 3600_000, score: DEFAULT_SCORE_CONFIG };
+
+const largest = SIZES[SIZES.length - 1] as number;
+const set = syntheticLedgers(fixtureLedgers(), { transactions: largest + INCREMENT });
+const stream = set[Symbol.iterator]();
+let indexed = 0;
+/** A few of what was generated, to look up: hashes, accounts, ledgers (reservoir samples). */
+const seen = { hashes: [] as string[], accounts: [] as string[], ledgers: [] as number[] };
+let sampled = 0;
+function remember(ledger: LedgerInput): void {
+  for (const tx of ledger.transactions) {
+    sampled += 1;
+    const slot = sampled <= 500 ? sampled - 1 : Math.floor(Math.random() * sampled);
+    if (slot < 500) {
+      seen.hashes[slot] = String(tx.hash);
+      seen.accounts[slot] = String(tx.Account);
+      seen.ledgers[slot] = ledger.ledger_index;
+    }
+  }
+}
+/** The next ledgers of the stream, up to `transactions` transactions. */
+function take(transactions: number): LedgerInput[] {
+  const out: LedgerInput[] = [];
+  let count = 0;
+  while (count < transactions) {
+    const next = stream.next();
+    if (next.done === true) break;
+    out.push(next.value);
+    count += next.value.transactions.length;
+    remember(next.value);
+  }
+  return out;
+}
+
+/** Ours: the pipeline over `transactions` more transactions, generated as it goes. */
+async function ingest(transactions: number): Promise<{ seconds: number; transactions: number; documents: number }> {
+  let count = 0;
+  async function* source(): AsyncGenerator<LedgerInput> {
+    while (count < transactions) {
+      const next = stream.next();
+      if (next.done === true) return;
+      count += next.value.transactions.length;
+      remember(next.value);
+      yield next.value;
+    }
+  }
+  const started = performance.now();
+  const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
+  if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
+  indexed += count;
+  return { seconds: (performance.now() - started) / 1000, transactions: count, documents: totals.documents };
+}
+
+/** The same ledgers two ways: the engine's raw `_bulk` of our documents (a scratch prefix), then ours. */
+async function sampleRatio(transactions: number): Promise<{ raw: number; ours: number }> {
+  const ledgers = take(transactions);
+  const rawNaming = await freshIndices(client, config, 'scale-raw');
+  try {
+    const rawEngine = new IngestEngine(client, rawNaming, logger, layoutOf(config));
+    await rawEngine.applyTemplates();
+    const ops: WriteOp[] = [];
+    for (let i = 0; i < ledgers.length; i += 50)
+      ops.push(...(await prepareBatch(ledgers.slice(i, i + 50), rawEngine, new ActivationEnricher(rawEngine), 0)));
+    await rawEngine.prepareRanges(ops);
+    const bodies: string[] = [];
+    let body = '';
+    for (const op of ops) {
+      body += `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
+      if (body.length >= 5_000_000) {
+        bodies.push(body);
+        body = '';
+      }
+    }
+    if (body !== '') bodies.push(body);
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      [0, 1].map(async () => {
+        while (next < bodies.length) {
+          const chunk = bodies[next] as string;
+          next += 1;
+          const answer = (await client.transport.request(
+            { method: 'POST', path: '/_bulk', body: chunk, querystring: { filter_path: 'errors' } },
+            { headers: { 'content-type': 'application/x-ndjson' } },
+          )) as { errors?: boolean };
+          if (answer.errors !== false) throw new Error('the raw side was refused documents');
+        }
+      }),
+    );
+    const raw = (performance.now() - started) / 1000;
+    const oursStarted = performance.now();
+    async function* source(): AsyncGenerator<LedgerInput> {
+      yield* ledgers;
+    }
+    await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
+    indexed += ledgers.reduce((n, l) => n + l.transactions.length, 0);
+    return { raw, ours: (performance.now() - oursStarted) / 1000 };
+  } finally {
+    await deleteTemplatesAndIndices(client, rawNaming);
+  }
+}
+
+async function jobs(full: boolean): Promise<Record<JobName, number>> {
+  const times = {} as Record<JobName, number>;
+  for (const name of JOB_NAMES) {
+    const started = performance.now();
+    await runJob({ engine }, name, tokens, { full });
+    times[name] = (performance.now() - started) / 1000;
+  }
+  return times;
+}
+
+/** Bytes on disk (primaries) after a force-merge: transactions alone, and every index of the prefix. */
+async function disk(): Promise<{ transactions: number; all: number; withReplicas: number; count: number }> {
+  const transactions = indexName(naming, 'transactions');
+  await client.indices.refresh({ index: `${naming.prefix}-*` });
+  await client.indices.forcemerge({ index: transactions, max_num_segments: 1 }, { requestTimeout: 3_600_000 });
+  const stats = await client.indices.stats({ index: `${naming.prefix}-*`, metric: ['store', 'docs'] });
+  let all = 0;
+  let withReplicas = 0;
+  let tx = 0;
+  const ranges = new Set(await rangeIndices(client, naming, 'transactions' as RangedKind));
+  for (const [name, s] of Object.entries(stats.indices ?? {})) {
+    all += s.primaries?.store?.size_in_bytes ?? 0;
+    withReplicas += s.total?.store?.size_in_bytes ?? 0;
+    if (ranges.has(name)) tx += s.primaries?.store?.size_in_bytes ?? 0;
+  }
+  const count = (await client.count({ index: transactions })).count;
+  return { transactions: tx, all, withReplicas, count };
+}
+
+interface Latency {
+  p50: number;
+  p99: number;
+}
+async function timed(url: string, init: RequestInit, pace: boolean): Promise<number> {
+  const started = performance.now();
+  const answer = await fetch(url, init);
+  await answer.arrayBuffer();
+  if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
+  const ms = performance.now() - started;
+  // The Enterprise burst is 200 requests/s per process: stay under it.
+  if (pace && ms < 6) await sleep(6 - ms);
+  return ms;
+}
+async function latency(requests: () => { url: string; init?: RequestInit }, pace: boolean): Promise<Latency> {
+  for (let i = 0; i < 20; i += 1) {
+    const r = requests();
+    await timed(r.url, r.init ?? {}, pace);
+  }
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i += 1) {
+    const r = requests();
+    times.push(await timed(r.url, r.init ?? {}, pace));
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+const es = engineUrl(config).split(',')[0] as string;
+const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T;
+
+async function lookups(): Promise<Record<string, { api: Latency; direct?: Latency }>> {
+  const api = await startServer(config, logger);
+  const { key } = await new ApiKeyStore(client, naming).create('enterprise', 'bench:scale');
+  const headers = { 'X-API-Key': key };
+  const json = { 'content-type': 'application/json' };
+  const heavy = set.heavyAccount;
+  const tx = indexName(naming, 'transactions');
+  try {
+    // The marker of the heavy account's 1,000th page, walked to once.
+    let marker: string | undefined;
+    for (let page = 1; page < 1000; page += 1) {
+      const answer = await fetch(
+        `${api.url}/api/v1/account/${heavy}/transactions?limit=20${marker === undefined ? '' : `&marker=${marker}`}`,
+        { headers },
+      );
+      marker = ((await answer.json()) as { marker?: string }).marker;
+      if (marker === undefined) throw new Error(`the heavy account has fewer than ${page * 20} transactions`);
+      if (page % 50 === 0) await sleep(300);
+    }
+    const accountTx = (size: number) => ({
+      query: { bool: { filter: [{ term: { _accounts: heavy } }] } },
+      sort: [{ ledger_index: { order: 'desc' } }, { 'meta.TransactionIndex': { order: 'desc' } }],
+      size,
+      track_total_hits: false,
+    });
+    let i = 0;
+    const next = (): number => (i += 1);
+    const ledgerRange = seen.ledgers;
+    const sqlBody = (n: number) =>
+      JSON.stringify({
+        query: `SELECT hash, ledger_index, TransactionType, Account FROM transactions WHERE ledger_index BETWEEN ${pick(ledgerRange, n)} AND ${pick(ledgerRange, n) + 20}`,
+        format: 'csv',
+      });
+    const out: Record<string, { api: Latency; direct?: Latency }> = {};
+    out['tx by hash'] = {
+      direct: await latency(
+        () => ({
+          url: `${es}/${tx}/_search`,
+          init: {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ query: { term: { hash: pick(seen.hashes, next()) } }, size: 1 }),
+          },
+        }),
+        false,
+      ),
+      api: await latency(() => ({ url: `${api.url}/api/v1/tx/${pick(seen.hashes, next())}`, init: { headers } }), true),
+    };
+    out['account info'] = {
+      direct: await latency(
+        () => ({ url: `${es}/${indexName(naming, 'accounts')}/_doc/${pick(seen.accounts, next())}` }),
+        false,
+      ),
+      api: await latency(
+        () => ({ url: `${api.url}/api/v1/account/${pick(seen.accounts, next())}`, init: { headers } }),
+        true,
+      ),
+    };
+    out['heavy account, page 1'] = {
+      direct: await latency(
+        () => ({
+          url: `${es}/${tx}/_search`,
+          init: { method: 'POST', headers: json, body: JSON.stringify(accountTx(21)) },
+        }),
+        false,
+      ),
+      api: await latency(
+        () => ({ url: `${api.url}/api/v1/account/${heavy}/transactions?limit=20`, init: { headers } }),
+        true,
+      ),
+    };
+    out['heavy account, page 1000'] = {
+      api: await latency(
+        () => ({ url: `${api.url}/api/v1/account/${heavy}/transactions?limit=20&marker=${marker}`, init: { headers } }),
+        true,
+      ),
+    };
+    out["a ledger's transactions"] = {
+      direct: await latency(
+        () => ({
+          url: `${es}/${tx}/_search`,
+          init: {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({
+              query: { term: { ledger_index: pick(ledgerRange, next()) } },
+              sort: [{ 'meta.TransactionIndex': 'asc' }],
+              size: 200,
+            }),
+          },
+        }),
+        false,
+      ),
+      api: await latency(
+        () => ({ url: `${api.url}/api/v1/ledger/${pick(ledgerRange, next())}/transactions`, init: { headers } }),
+        true,
+      ),
+    };
+    out['SQL CSV export (~1,000 rows)'] = {
+      api: await latency(
+        () => ({
+          url: `${api.url}/api/v1/sql`,
+          init: { method: 'POST', headers: { ...headers, ...json }, body: sqlBody(next()) },
+        }),
+        true,
+      ),
+    };
+    return out;
+  } finally {
+    await api.close();
+  }
+}
+
+interface Row {
+  size: number;
+  ingest: { seconds: number; transactions: number; documents: number };
+  sample: { raw: number; ours: number; transactions: number };
+  disk: Awaited<ReturnType<typeof disk>>;
+  incremental: Record<JobName, number>;
+  full: Record<JobName, number>;
+  lookups: Awaited<ReturnType<typeof lookups>>;
+}
+const rows: Row[] = [];
+console.log(
+  `scale benchmark: sizes ${SIZES.map((s) => s.toLocaleString('en')).join(', ')} transactions; cluster of ${health.number_of_nodes} node(s), ${health.active_shards} shards; engine ${engineUrl(config)}; layout ${JSON.stringify(layoutOf(config))}`,
+);
+try {
+  for (const size of SIZES) {
+    const stepStart = indexed;
+    const sample = await sampleRatio(SAMPLE);
+    const step = await ingest(size - INCREMENT - indexed);
+    console.log(
+      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; sample of ${SAMPLE}: raw ${sample.raw.toFixed(1)} s, ours ${sample.ours.toFixed(1)} s`,
+    );
+    await jobs(false); // up to date before the measured increment
+    await ingest(INCREMENT);
+    const incremental = await jobs(false);
+    const full = await jobs(true);
+    const onDisk = await disk();
+    const measured = await lookups();
+    const row: Row = {
+      size,
+      ingest: step,
+      sample: { ...sample, transactions: SAMPLE },
+      disk: onDisk,
+      incremental,
+      full,
+      lookups: measured,
+    };
+    rows.push(row);
+    console.log(
+      `  disk: ${Math.round(onDisk.transactions / onDisk.count)} B/tx (transactions), ${Math.round(onDisk.all / onDisk.count)} B/tx (all indices), ${mb(onDisk.withReplicas)} with replicas`,
+    );
+    for (const [name, l] of Object.entries(measured))
+      console.log(
+        `  ${name.padEnd(30)} api p50 ${l.api.p50.toFixed(2)} p99 ${l.api.p99.toFixed(2)} ms` +
+          (l.direct === undefined ? '' : `; direct p50 ${l.direct.p50.toFixed(2)} p99 ${l.direct.p99.toFixed(2)} ms`),
+      );
+    console.log(
+      `  jobs incremental (+${INCREMENT} tx): ${JSON.stringify(Object.fromEntries(Object.entries(incremental).map(([k, v]) => [k, Number(v.toFixed(2))])))}`,
+    );
+    console.log(
+      `  jobs full: ${JSON.stringify(Object.fromEntries(Object.entries(full).map(([k, v]) => [k, Number(v.toFixed(2))])))}`,
+    );
+  }
+
+  // The summary: one column per size.
+  const cell = (v: string): string => v.padStart(16);
+  const line = (label: string, values: string[]): void =>
+    console.log(`${label.padEnd(40)}${values.map(cell).join('')}`);
+  console.log('\nsummary');
+  line(
+    'transactions indexed',
+    rows.map((r) => r.disk.count.toLocaleString('en')),
+  );
+  line(
+    'ingest tx/s (ours, whole step)',
+    rows.map((r) => String(Math.round(r.ingest.transactions / r.ingest.seconds))),
+  );
+  line(
+    'sample: ours / raw _bulk (time ratio)',
+    rows.map((r) => `${((r.sample.raw / r.sample.ours) * 100).toFixed(0)} %`),
+  );
+  line(
+    'disk B/tx, transactions (merged)',
+    rows.map((r) => String(Math.round(r.disk.transactions / r.disk.count))),
+  );
+  line(
+    'disk B/tx, all indices',
+    rows.map((r) => String(Math.round(r.disk.all / r.disk.count))),
+  );
+  for (const name of Object.keys(rows[0]?.lookups ?? {})) {
+    line(
+      `${name} api p50/p99 ms`,
+      rows.map((r) => `${r.lookups[name]?.api.p50.toFixed(1)}/${r.lookups[name]?.api.p99.toFixed(1)}`),
+    );
+    if (rows[0]?.lookups[name]?.direct !== undefined)
+      line(
+        `${name} direct p50/p99 ms`,
+        rows.map((r) => `${r.lookups[name]?.direct?.p50.toFixed(1)}/${r.lookups[name]?.direct?.p99.toFixed(1)}`),
+      );
+  }
+  for (const job of JOB_NAMES) {
+    line(
+      `job ${job}: incremental / full s`,
+      rows.map((r) => `${r.incremental[job].toFixed(2)}/${r.full[job].toFixed(2)}`),
+    );
+  }
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  if (first !== undefined && last !== undefined && first !== last)
+    for (const name of Object.keys(first.lookups))
+      line(`growth ${name} p50`, [
+        `x${((last.lookups[name]?.api.p50 ?? NaN) / (first.lookups[name]?.api.p50 ?? NaN)).toFixed(2)}`,
+      ]);
+} finally {
+  if (args.keep) console.log(`\nkept the indices of prefix ${naming.prefix}`);
+  else await drop();
+}
