@@ -2,6 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import {
   EngineUnavailableError,
   indexName,
+  isClusterWeather,
   rangeAlias,
   TtlCache,
   type Client,
@@ -50,8 +51,12 @@ export class Engine {
     if (ids.length === 0) return found;
     const result = await this.client.mget<T>({ index: this.index(kind), ids: [...new Set(ids)] });
     for (const doc of result.docs) {
-      // A shard that cannot answer (its copies lost or moving) does not mean "absent".
-      if ('error' in doc) throw new EngineUnavailableError(new Error(`mget ${doc._id}: ${doc.error.type}`));
+      // A shard that cannot answer (its copies lost or moving) does not mean "absent"; any other
+      // refusal of one document is a bug of ours, not the engine's weather (a 500).
+      if ('error' in doc) {
+        const failure = new Error(`mget ${kind} ${JSON.stringify(doc._id)}: ${doc.error.type}: ${doc.error.reason}`);
+        throw isClusterWeather(doc.error.type) ? new EngineUnavailableError(failure) : failure;
+      }
       if (doc.found && doc._source !== undefined) found.set(doc._id, doc._source);
     }
     return found;

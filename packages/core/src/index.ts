@@ -31,7 +31,7 @@ export {
 } from './config.js';
 export { checkEngine, type EngineInfo } from './engine/check.js';
 export { type Client, createEngineClient, withEngineClient } from './engine/client.js';
-export { mapEngineError } from './engine/error-mapping.js';
+export { isClusterWeather, mapEngineError } from './engine/error-mapping.js';
 export {
   type CompositePage,
   type CompositePageRequest,

@@ -25,6 +25,14 @@ await target.client.index({
 });
 const base = await serve(t, target);
 
+t.test('a ledger with a pseudo-transaction: its empty Account is no label lookup', async (t) => {
+  // Ledger 94084608 holds a UNLModify, whose Account rippled writes as "".
+  const answer = await getJson(`${base}/ledger/94084608/transactions`);
+  t.equal(answer.status, 200);
+  const unl = (answer.body as Record<string, unknown>[]).find((tx) => tx.TransactionType === 'UNLModify');
+  t.match(unl, { Account: '', AccountName: null });
+});
+
 t.test('tx by hash and by ctid: the spec Transaction object', async (t) => {
   const byHash = await getJson(`${base}/tx/${PAYMENT.toLowerCase()}`);
   t.equal(byHash.status, 200, 'hashes are case-insensitive');

@@ -45,6 +45,11 @@ const CLUSTER_WEATHER = new Set([
   'shard_not_found_exception',
 ]);
 
+/** Whether an engine error type says a node, shard or master is unavailable for now. */
+export function isClusterWeather(type: string): boolean {
+  return CLUSTER_WEATHER.has(type);
+}
+
 /** The root cause's type of an engine error (a search failure names its shards' failures). */
 function engineErrorType(error: InstanceType<typeof errors.ResponseError>): string {
   const body = error.meta.body as
