@@ -51,6 +51,7 @@ export { BurstLimiter } from './plans/burst-limiter.js';
 export { clientAddress, normalizeAddress } from './plans/client-address.js';
 export {
   type AccessState,
+  KEY_MAX_AGE_MS,
   planLimits,
   type PlanLimitsDeps,
   type PlanLimitsOptions,
@@ -70,4 +71,12 @@ export {
   secondsUntilUtcMidnight,
   utcDay,
 } from './plans/plans.js';
-export { type ConsumeResult, counterId, type CounterKey, firstKeptDay, UsageCounter } from './plans/usage-counter.js';
+export { QuotaLeases, type QuotaLeaseOptions } from './plans/quota-leases.js';
+export {
+  type ConsumeResult,
+  counterId,
+  type CounterKey,
+  firstKeptDay,
+  type Reservation,
+  UsageCounter,
+} from './plans/usage-counter.js';

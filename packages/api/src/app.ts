@@ -12,6 +12,7 @@ import {
 } from '@xle/core';
 import { createSearchRouter } from '@xle/search';
 import { requireDataSet } from './data-set-gate.js';
+import { registerServiceGauges } from './resources/service-metrics.js';
 import { renderDocsPage } from './docs-page.js';
 import { Engine } from './engine.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -47,10 +48,11 @@ export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
 }
 
 /** Builds the REST API (and the search API beside it unless `search.mount` is off); no I/O until a request arrives. */
-export function createApp({ config, client, logger }: AppDeps): Koa {
-  const app = createHttpApp({ logger, maxBodyBytes: MAX_BODY_BYTES });
+export function createApp(deps: AppDeps): Koa {
+  const { config, client, logger } = deps;
+  const app = createHttpApp({ logger, maxBodyBytes: MAX_BODY_BYTES, metrics: deps.metrics });
   // Access plans (issue 8): API keys, daily quotas and per-second bursts; see @xle/access.
-  if (config.access.mode === 'plans') app.use(planLimits({ config, client, logger }));
+  if (config.access.mode === 'plans') app.use(planLimits(deps));
   // Pay as you go (issue 8): every request pays with a verified Payment-Claim; see @xle/access payg.
   // Health, the OpenAPI document and docs stay open; mounted search keeps its own door (SEARCH_ACCESS).
   if (config.access.mode === 'payg')
@@ -75,7 +77,7 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
     errors: REST_ERRORS,
   });
   if (config.search.mount) {
-    const search = createSearchRouter({ config, client, logger });
+    const search = createSearchRouter(deps);
     // Search mounted beside the REST API: its routes are part of this address's description too.
     Object.assign(openapi.paths as object, search.openApiPaths);
     app.use(search.router.routes());
@@ -84,6 +86,10 @@ export function createApp({ config, client, logger }: AppDeps): Koa {
   const docsPage = renderDocsPage(openapi);
   const api = new Router({ prefix: '/api/v1' });
   mountRoutes(api, routes, { requireDataSet: (gate, path) => requireDataSet(engine, gate, path) });
+  if (deps.metrics !== undefined) {
+    const jobs = [...new Set(routes.flatMap((route) => (route.dataSet === undefined ? [] : [route.dataSet.job])))];
+    registerServiceGauges(deps.metrics, engine, jobs);
+  }
   api.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });

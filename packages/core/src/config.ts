@@ -208,6 +208,20 @@ export const ConfigSchema = Type.Object(
           minimum: 1,
           description: 'Burst limit of the Enterprise plan: requests per second per key.',
         }),
+        quotaBlock: Type.Integer({
+          default: 100,
+          minimum: 1,
+          maximum: 100000,
+          description:
+            'The most places of a daily quota one API process reserves at a time (it counts them in memory and gives back the unused ones when it closes or the counter goes idle): an admitted request costs an engine write once per block, never per request.',
+        }),
+        keyCacheSeconds: Type.Integer({
+          default: 5,
+          minimum: 0,
+          maximum: 60,
+          description:
+            'How long an API key record is used as read before it is read again in the background: a revoked key stops within this time plus one engine read (0: read on every request).',
+        }),
         proxyHops: Type.Integer({
           default: 0,
           minimum: 0,
@@ -336,6 +350,8 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'ACCESS_PRO_PER_SECOND', path: ['access', 'proPerSecond'] },
   { env: 'ACCESS_ENTERPRISE_PER_SECOND', path: ['access', 'enterprisePerSecond'] },
   { env: 'ACCESS_PROXY_HOPS', path: ['access', 'proxyHops'] },
+  { env: 'ACCESS_QUOTA_BLOCK', path: ['access', 'quotaBlock'] },
+  { env: 'ACCESS_KEY_CACHE_SECONDS', path: ['access', 'keyCacheSeconds'] },
   { env: 'PAYG_DESTINATION', path: ['access', 'paygDestination'] },
   { env: 'PAYG_DROPS_PER_REQUEST', path: ['access', 'paygDropsPerRequest'] },
   { env: 'SEARCH_ACCESS', path: ['access', 'search'] },

@@ -30,6 +30,15 @@ export {
   usesExternalEngine,
 } from './config.js';
 export { checkEngine, type EngineInfo } from './engine/check.js';
+export {
+  type BreakerOptions,
+  EngineBreaker,
+  type EngineCall,
+  EngineDownError,
+  guardedTransport,
+  isTransportFailure,
+  type TransportGuard,
+} from './engine/breaker.js';
 export { type Client, createEngineClient, withEngineClient } from './engine/client.js';
 export { isClusterWeather, mapEngineError } from './engine/error-mapping.js';
 export {
@@ -74,7 +83,7 @@ export {
   toErrorBody,
   UsageError,
 } from './errors.js';
-export { bodyCap, cors, createHttpApp } from './http/app.js';
+export { bodyCap, COMPRESS_THRESHOLD, cors, createHttpApp, type HttpAppOptions } from './http/app.js';
 export { errorHandler } from './http/error-handler.js';
 export {
   type OpenApiObject,
@@ -89,6 +98,8 @@ export {
 export { requestContext } from './http/request-context.js';
 export {
   type AnyRoute,
+  CACHE_CONTROL,
+  type CachePolicy,
   type DataSetGate,
   type MountOptions,
   type RouteInput,
@@ -98,6 +109,8 @@ export {
   NoParams,
   NoQuery,
 } from './http/route.js';
+export { CloseHooks } from './http/close-hooks.js';
+export { engineOperation, METRICS_PATH, ServerMetrics } from './http/metrics.js';
 export {
   type AppDeps,
   type ListenOptions,

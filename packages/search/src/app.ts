@@ -53,7 +53,8 @@ export interface SearchRouter {
 }
 
 /** The search routes, for mounting beside the REST API or serving alone. */
-export function createSearchRouter({ config, client, logger }: AppDeps): SearchRouter {
+export function createSearchRouter(deps: AppDeps): SearchRouter {
+  const { config, client, logger } = deps;
   const engine = new SearchEngine(client, namingOf(config), config.search.timeoutMs);
   const routes = searchRoutes(
     { engine, sealer: new TokenSealer(config.search.secret), limits: DEFAULT_LIMITS },
@@ -63,7 +64,7 @@ export function createSearchRouter({ config, client, logger }: AppDeps): SearchR
   // not answer any other spelling of it (/API/V1/SEARCH would otherwise skip the door).
   const router = new Router({ prefix: '/api/v1', sensitive: true });
   // Access to search (issue 8): subscription keys per `access.search`; see @xle/access.
-  router.use(searchAccess({ config, client, logger }));
+  router.use(searchAccess(deps));
   // Pay as you go on search (issue 8), per `access.search`: payg, or keys+payg with a Payment-Claim.
   router.use(searchPayments({ config, client, logger }));
   router.use(jsonBody());
@@ -75,7 +76,7 @@ export function createSearchRouter({ config, client, logger }: AppDeps): SearchR
 
 /** The search API as its own Koa app; its OpenAPI document is open to all, outside the doors. */
 export function createSearchApp(deps: AppDeps): Koa {
-  const app = createHttpApp({ logger: deps.logger, maxBodyBytes: MAX_SEARCH_BODY_BYTES });
+  const app = createHttpApp({ logger: deps.logger, maxBodyBytes: MAX_SEARCH_BODY_BYTES, metrics: deps.metrics });
   const search = createSearchRouter(deps);
   const openapi = buildOpenApi([], {
     info: {

@@ -107,6 +107,8 @@ const seen = { hashes: [] as string[], accounts: [] as string[], ledgers: [] as 
 let sampled = 0;
 function remember(ledger: LedgerInput): void {
   for (const tx of ledger.transactions) {
+    // Pseudo-transactions (UNLModify, …) carry an empty Account: nothing to look up.
+    if (tx.Account === '') continue;
     sampled += 1;
     const slot = sampled <= 500 ? sampled - 1 : Math.floor(Math.random() * sampled);
     if (slot < 500) {

@@ -7,15 +7,19 @@ import { clientAddress } from './client-address.js';
 import { ApiKeyStore, type ApiKeyRecord } from '../engine/api-key-store.js';
 import { planLimitsOf, secondsUntilUtcMidnight, utcDay, type Plan } from './plans.js';
 import { UsageStore } from '../engine/usage-store.js';
+import { QuotaLeases } from './quota-leases.js';
 import { UsageCounter, type CounterKey } from './usage-counter.js';
 
 /** The app's configuration, engine client (handed to the stores) and logger, and the clock. */
 export interface PlanLimitsDeps extends AppDeps {
   /** Injectable clock (ms since the epoch) for the burst window and the UTC day. */
   now?: () => number;
-  /** How long a valid key's record is reused before it is read again (so a revocation takes this long). */
+  /** How long a key's record is used as read; after that it is read again (default access.keyCacheSeconds). */
   keyCacheMs?: number;
 }
+
+/** A cached key record is never used older than this, even while it cannot be read again. */
+export const KEY_MAX_AGE_MS = 60_000;
 
 /** Who a request is counted for, left in `ctx.state.access` for later middleware. */
 export interface AccessState {
@@ -56,25 +60,45 @@ function unauthorized(code: string, message: string, details?: Record<string, un
 export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}): Middleware {
   const { config, client } = deps;
   const now = deps.now ?? Date.now;
-  const keyCacheMs = deps.keyCacheMs ?? 5000;
+  const keyCacheMs = deps.keyCacheMs ?? config.access.keyCacheSeconds * 1000;
   const limits = planLimitsOf(config.access);
   const keys = new ApiKeyStore(client, namingOf(config));
-  const counter = new UsageCounter(new UsageStore(client, namingOf(config)), now);
+  const quota = new QuotaLeases(new UsageCounter(new UsageStore(client, namingOf(config)), now), {
+    block: config.access.quotaBlock,
+    now,
+    logger: deps.logger,
+  });
+  deps.closing?.add(() => quota.close());
   const burst = new BurstLimiter();
-  const keyCache = new Map<string, { record: ApiKeyRecord; until: number }>();
+  const keyCache = new Map<string, { record: ApiKeyRecord; readAt: number; refresh?: Promise<unknown> }>();
   const remembered = new Map<string, number>();
   const keylessSearchElsewhere = options.requireKey !== true && config.search.mount && config.access.search !== 'open';
 
+  /** Reads the key's record and caches it (or forgets it when unknown or revoked). */
+  async function readKey(key: string): Promise<ApiKeyRecord | undefined> {
+    const record = await keys.find(key);
+    if (record === undefined || record.revoked || keyCacheMs <= 0) keyCache.delete(key);
+    else {
+      if (keyCache.size >= MAX_REMEMBERED) keyCache.clear();
+      keyCache.set(key, { record, readAt: now() });
+    }
+    return record?.revoked === true ? undefined : record;
+  }
+
+  /**
+   * A key's record: as cached while younger than `keyCacheMs`; then still the cached one while
+   * it is read again in the background (so a revocation is seen within `keyCacheMs` plus one
+   * read); read in line when nothing is cached or the record is older than KEY_MAX_AGE_MS.
+   */
   async function findKey(key: string): Promise<ApiKeyRecord | undefined> {
     const cached = keyCache.get(key);
-    if (cached !== undefined && cached.until > now()) return cached.record;
-    const record = await keys.find(key);
-    if (record === undefined || record.revoked) {
-      keyCache.delete(key);
-      return undefined;
-    }
-    if (keyCacheMs > 0) keyCache.set(key, { record, until: now() + keyCacheMs });
-    return record;
+    if (cached === undefined || now() - cached.readAt >= KEY_MAX_AGE_MS) return readKey(key);
+    if (now() - cached.readAt >= keyCacheMs)
+      cached.refresh ??= readKey(key).catch((error: unknown) => {
+        cached.refresh = undefined;
+        deps.logger.warn({ err: error }, 'could not read an API key again; using the cached record');
+      });
+    return cached.record;
   }
 
   async function identify(ctx: Context, credential: Credential): Promise<AccessState> {
@@ -124,8 +148,8 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
     const metered = !UNMETERED_PATHS.has(ctx.path);
 
     if (!burst.take(id, limit.perSecond, at)) {
-      if (metered)
-        setHeaders(ctx, limit.perDay, remembered.get(`${id}.${key.day}`) ?? (await counter.peek(key)), reset);
+      deps.metrics?.quotaRefusals.inc({ plan: access.plan, window: 'second' });
+      if (metered) setHeaders(ctx, limit.perDay, remembered.get(`${id}.${key.day}`) ?? 0, reset);
       throw new AppError(429, ErrorCode.RateLimited, `More than ${limit.perSecond} requests per second.`, {
         retryAfter: 1,
         details: { plan: access.plan, limit: limit.perSecond, window: 'second' },
@@ -133,11 +157,12 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
     }
     if (!metered) return next();
 
-    const { allowed, count } = await counter.consume(key, limit.perDay);
+    const { allowed, count } = await quota.consume(key, limit.perDay);
     if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(`${id}.${key.day}`, count);
     setHeaders(ctx, limit.perDay, count, reset);
     if (!allowed) {
+      deps.metrics?.quotaRefusals.inc({ plan: access.plan, window: 'day' });
       throw new AppError(
         429,
         ErrorCode.QuotaExceeded,

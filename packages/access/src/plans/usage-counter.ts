@@ -18,11 +18,6 @@ export interface ConsumeResult {
   count: number;
 }
 
-interface Waiter {
-  resolve(result: ConsumeResult): void;
-  reject(error: unknown): void;
-}
-
 /** Conflicting writers retry this often before the request is answered 503. */
 const MAX_ATTEMPTS = 60;
 
@@ -35,79 +30,61 @@ export function firstKeptDay(now: number, days: number): string {
   return new Date(now - (days - 1) * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** What a reservation got: `granted` places, numbered `count - granted + 1` to `count` in the day's count. */
+export interface Reservation {
+  granted: number;
+  /** The counter after the reservation (or as read, when nothing was granted). */
+  count: number;
+}
+
 /**
  * Daily request counters kept in the engine, so they survive restarts and hold across every API
- * process reading the same indices. The engine runs no scripts, so an increment is optimistic
+ * process reading the same indices. The engine runs no scripts, so a change is optimistic
  * concurrency: a real-time get, then a write conditional on the `_seq_no`/`_primary_term` read
  * (or a create for the day's first request); a 409 means another writer won, and we read again.
- * A request is admitted only if its increment is written, so exactly `limit` requests get through
- * per counter and day, however many processes count at once.
- *
- * Within one process, requests waiting on the same counter are counted in one write: the queue
- * is drained in batches of "n wanted", and the write grants min(n, limit - count). That keeps the
- * number of conflicting writers to one per process, not one per request in flight.
+ * A reservation never takes the counter above the limit, so however many processes reserve at
+ * once, at most `limit` places are handed out per counter and day.
  */
 export class UsageCounter {
-  private readonly queues = new Map<string, Waiter[]>();
-
   constructor(
     private readonly store: UsageStore,
     private readonly now: () => number = Date.now,
   ) {}
-
-  /** Counts one request against `limit` unless the limit is reached. */
-  consume(key: CounterKey, limit: number): Promise<ConsumeResult> {
-    const id = counterId(key);
-    return new Promise<ConsumeResult>((resolve, reject) => {
-      const queue = this.queues.get(id);
-      if (queue !== undefined) {
-        queue.push({ resolve, reject });
-        return;
-      }
-      this.queues.set(id, [{ resolve, reject }]);
-      void this.drain(id, key, limit);
-    });
-  }
 
   /** The count of a counter without changing it (0 when nothing was counted yet). */
   async peek(key: CounterKey): Promise<number> {
     return (await this.store.read(counterId(key)))?.count ?? 0;
   }
 
-  private async drain(id: string, key: CounterKey, limit: number): Promise<void> {
-    for (;;) {
-      const queue = this.queues.get(id) ?? [];
-      const batch = queue.splice(0);
-      if (batch.length === 0) {
-        this.queues.delete(id);
-        return;
-      }
-      try {
-        const { granted, count } = await this.increment(id, key, batch.length, limit);
-        batch.forEach((waiter, i) =>
-          waiter.resolve(i < granted ? { allowed: true, count: count - granted + i + 1 } : { allowed: false, count }),
-        );
-      } catch (error) {
-        for (const waiter of batch) waiter.reject(error);
-      }
-    }
+  /**
+   * Adds up to `wanted` to the counter, never above `limit`, and never more than a quarter of the
+   * places left (at least one): near the limit, reservations shrink, so the places other processes
+   * hold unused while this one is refused stay few.
+   */
+  reserve(key: CounterKey, wanted: number, limit: number): Promise<Reservation> {
+    return this.change(key, (count) => {
+      const left = Math.max(0, limit - count);
+      return Math.min(wanted, left, Math.max(1, Math.ceil(left / 4)));
+    });
   }
 
-  /** Adds up to `wanted` to the counter, never above `limit`; returns what was added and the new count. */
-  private async increment(
-    id: string,
-    key: CounterKey,
-    wanted: number,
-    limit: number,
-  ): Promise<{ granted: number; count: number }> {
+  /** Takes back `unused` places reserved earlier and not used (never below zero). */
+  async giveBack(key: CounterKey, unused: number): Promise<void> {
+    await this.change(key, (count) => -Math.min(unused, count));
+  }
+
+  /** Adds `deltaOf(count)` to the counter by conditional write; returns what was added and the new count. */
+  private async change(key: CounterKey, deltaOf: (count: number) => number): Promise<Reservation> {
+    const id = counterId(key);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       if (attempt > 0) await sleep(Math.random() * Math.min(50, 2 ** attempt));
       const current = await this.store.read(id);
       const count = current?.count ?? 0;
-      const granted = Math.min(wanted, Math.max(0, limit - count));
-      if (granted === 0) return { granted, count };
-      const document: UsageDoc = { ...key, count: count + granted, updated_at: new Date(this.now()).toISOString() };
-      if ((await this.store.write(id, document, current)) === 'written') return { granted, count: count + granted };
+      const delta = deltaOf(count);
+      if (delta === 0) return { granted: 0, count };
+      const document: UsageDoc = { ...key, count: count + delta, updated_at: new Date(this.now()).toISOString() };
+      if ((await this.store.write(id, document, current)) === 'written')
+        return { granted: delta, count: count + delta };
     }
     throw new AppError(503, ErrorCode.EngineUnavailable, 'Too many concurrent requests on one quota; try again.', {
       retryAfter: 1,

@@ -77,8 +77,8 @@ t.test('usage prune: counters of days before the last N go, the recent ones stay
   const days = [firstKeptDay(now, 1), firstKeptDay(now, 2), firstKeptDay(now, 3), firstKeptDay(now, 40)];
   t.equal(firstKeptDay(Date.UTC(2026, 0, 1, 12), 2), '2025-12-31', 'the last 2 days of 1 January start on 31 December');
   for (const day of days) {
-    await counter.consume({ plan: 'free', client: '192.0.2.1', day }, 10);
-    await counter.consume({ plan: 'pro', client: 'key_0000000000000001', day }, 10);
+    await counter.reserve({ plan: 'free', client: '192.0.2.1', day }, 1, 10);
+    await counter.reserve({ plan: 'pro', client: 'key_0000000000000001', day }, 1, 10);
   }
   const kept = await access('usage', 'prune', '--keep-days', '2');
   t.equal(kept.code, 0, kept.stderr);

@@ -39,6 +39,7 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       params: AccountPath,
       query: NoQuery,
       response,
+      cache: 'latest',
       handler: ({ params }) => read(engine, params.ACCOUNT),
     });
   return [
@@ -61,6 +62,7 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       params: Type.Object({ ACCOUNT: AccountParam, TOKEN_ID: TokenIdParam }),
       query: NoQuery,
       response: Type.Number(),
+      cache: 'latest',
       handler: ({ params }) => accountObligation(engine, params.ACCOUNT, params.TOKEN_ID),
     }),
     defineRoute({
@@ -71,6 +73,7 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       params: AccountPath,
       query: AccountTxQuery,
       response: AnyObject,
+      cache: 'latest',
       handler: ({ params, query }) => accountTransactions(engine, params.ACCOUNT, query),
     }),
   ];

@@ -32,6 +32,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
       params: Type.Object({ NFTOKEN_ID: HashParam }),
       query: NoQuery,
       response: AnyObject,
+      cache: 'latest',
       handler: ({ params }) => nftById(engine, params.NFTOKEN_ID),
     }),
     defineRoute({
@@ -46,6 +47,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
           'Each entry is the AMM ledger entry with `Balance`, the XRP its account holds (in XRP), ' +
           'ordered by AMM account.',
       }),
+      cache: 'latest',
       handler: ({ query }) => ammPools(engine, query.limit ?? 100, query.offset ?? 0),
     }),
     defineRoute({
@@ -56,6 +58,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
       params: Type.Object({ AMM_ACCOUNT: AccountParam }),
       query: NoQuery,
       response: AnyObject,
+      cache: 'latest',
       handler: ({ params }) => ammInfo(engine, params.AMM_ACCOUNT),
     }),
     defineRoute({
@@ -71,6 +74,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
         node: Type.Object({}, { additionalProperties: true }),
         validated: Type.Boolean(),
       }),
+      cache: 'latest',
       handler: ({ params }) => ledgerObject(engine, params.OBJECT_ID),
     }),
     defineRoute({

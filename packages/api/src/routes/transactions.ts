@@ -19,6 +19,8 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       params: Type.Object({ HASH: TxIdParam }),
       query: NoQuery,
       response: AnyObject,
+      // Only validated ledgers are indexed: a transaction found never changes.
+      cache: 'immutable',
       handler: ({ params }) => transactionById(engine, params.HASH),
     }),
     defineRoute({
@@ -29,6 +31,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       params: NoParams,
       query: NoQuery,
       response: Type.Object({ current_ledger: Type.Integer(), ledgers: Type.Array(AnyObject) }),
+      cache: 'latest',
       handler: () => latestLedgers(engine),
     }),
     defineRoute({
@@ -39,6 +42,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       params: LedgerPath,
       query: NoQuery,
       response: AnyObject,
+      cache: 'immutable',
       handler: ({ params }) => ledgerById(engine, params.LEDGER_INDEX),
     }),
     defineRoute({
@@ -49,6 +53,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       params: LedgerPath,
       query: NoQuery,
       response: Type.Array(AnyObject),
+      cache: 'immutable',
       handler: ({ params }) => ledgerTransactions(engine, params.LEDGER_INDEX),
     }),
   ];

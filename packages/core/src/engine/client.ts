@@ -2,14 +2,20 @@ import { readFileSync } from 'node:fs';
 import { Client, type ClientOptions } from '@elastic/elasticsearch';
 import { engineUrls, type Config } from '../config.js';
 import { ConfigError } from '../errors.js';
+import { guardedTransport, type TransportGuard } from './breaker.js';
 
 export type { Client };
 
 /**
  * The one factory for engine clients. The same code talks to the embedded local node and to any
- * production Elasticsearch 8.x/9.x cluster; only the configuration differs.
+ * production Elasticsearch 8.x/9.x cluster; only the configuration differs. A server passes a
+ * guard: its breaker and its observer see every call (see breaker.ts).
  */
-export function createEngineClient(config: Config, overrides: Partial<ClientOptions> = {}): Client {
+export function createEngineClient(
+  config: Config,
+  overrides: Partial<ClientOptions> = {},
+  guard?: TransportGuard,
+): Client {
   const options: ClientOptions = {
     // Every node known: a request to a lost node is retried on another (maxRetries).
     nodes: engineUrls(config),
@@ -19,6 +25,7 @@ export function createEngineClient(config: Config, overrides: Partial<ClientOpti
     sniffOnStart: false,
     ...overrides,
   };
+  if (guard !== undefined) options.Transport = guardedTransport(guard);
   if (config.es.apiKey !== undefined) options.auth = { apiKey: config.es.apiKey };
   else if (config.es.username !== undefined) {
     options.auth = { username: config.es.username, password: config.es.password ?? '' };

@@ -1,7 +1,11 @@
+import zlib from 'node:zlib';
 import Koa from 'koa';
+import compress from 'koa-compress';
+import conditional from 'koa-conditional-get';
 import { AppError, ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { errorHandler } from './error-handler.js';
+import type { ServerMetrics } from './metrics.js';
 import { requestContext } from './request-context.js';
 
 /** Headers a browser may send to, and read from, the API (CORS). */
@@ -37,15 +41,31 @@ export function bodyCap(maxBytes: number): Koa.Middleware {
   };
 }
 
+/** Bodies smaller than this go uncompressed (a streamed body, its size unknown, is always compressed). */
+export const COMPRESS_THRESHOLD = 1024;
+
+export interface HttpAppOptions {
+  logger: Logger;
+  maxBodyBytes: number;
+  /** The server's metrics: /metrics is served, and every request counted, when given. */
+  metrics?: ServerMetrics | undefined;
+}
+
 /**
- * The shell every HTTP app of the product starts from: a request id and access log, the one
- * error handler, open CORS and a body cap. Routes and access middleware go on top.
+ * The shell every HTTP app of the product starts from: metrics, a request id and access log,
+ * negotiated compression, 304 answers to If-None-Match, the one error handler,
+ * open CORS and a body cap. Routes and access middleware go on top.
  */
-export function createHttpApp({ logger, maxBodyBytes }: { logger: Logger; maxBodyBytes: number }): Koa {
+export function createHttpApp({ logger, maxBodyBytes, metrics }: HttpAppOptions): Koa {
   const app = new Koa({ proxy: false });
   // Errors are answered by errorHandler; Koa's default stderr printing would duplicate them.
   app.silent = true;
+  if (metrics !== undefined) app.use(metrics.middleware());
   app.use(requestContext(logger));
+  // gzip, deflate or br as the client accepts (br at a fast level: answers are made per request).
+  app.use(compress({ threshold: COMPRESS_THRESHOLD, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
+  // 304 when If-None-Match matches the ETag a route set (see route.ts, per its cache policy).
+  app.use(conditional());
   app.use(errorHandler(logger));
   app.use(cors());
   app.use(bodyCap(maxBodyBytes));

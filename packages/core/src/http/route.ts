@@ -1,3 +1,4 @@
+import etag from 'etag';
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import Type, { type Static, type TObject, type TSchema } from 'typebox';
@@ -12,6 +13,21 @@ export interface DataSetGate {
   /** The command that computes it (default `pnpm ingest <job>`). */
   command?: string;
 }
+
+/**
+ * How long an answer may be reused: `immutable` (a validated transaction or ledger never
+ * changes), `latest` (follows the ledger tip: a few seconds), `data-set` (a job's output, until
+ * its next run), `none` (revalidate every time; the default). Every JSON answer carries a weak
+ * ETag, so a client that revalidates gets 304 when nothing changed.
+ */
+export type CachePolicy = 'immutable' | 'latest' | 'data-set' | 'none';
+
+export const CACHE_CONTROL: Readonly<Record<CachePolicy, string>> = {
+  immutable: 'public, max-age=31536000, immutable',
+  latest: 'public, max-age=3',
+  'data-set': 'public, max-age=60, stale-while-revalidate=300',
+  none: 'no-cache',
+};
 
 export interface RouteInput<P extends TObject, Q extends TObject, B extends TSchema> {
   params: Static<P>;
@@ -43,6 +59,8 @@ export interface RouteSpec<P extends TObject, Q extends TObject, B extends TSche
   errors?: Readonly<Record<string, string>>;
   /** Answers 503 DATA_NOT_READY until the data set behind it is computed. */
   dataSet?: DataSetGate;
+  /** The answer's Cache-Control (default `data-set` for data-set routes, else `none`); may depend on the input. */
+  cache?: CachePolicy | ((input: RouteInput<P, Q, B>) => CachePolicy);
   handler: (input: RouteInput<P, Q, B>, ctx: Context) => unknown;
 }
 
@@ -81,7 +99,18 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       // Validation first: a malformed request is a 400 whether or not the data is ready.
       if (gate !== undefined && options.requireDataSet !== undefined) await options.requireDataSet(gate, route.path);
       const answer = await route.handler(input as never, ctx);
-      if (answer !== undefined) ctx.body = answer;
+      if (answer === undefined) return;
+      // Serialised once here (not again by Koa), so the ETag costs one hash of the bytes sent.
+      const json = JSON.stringify(answer);
+      ctx.type = 'json';
+      ctx.body = json;
+      if (route.method !== 'get') return;
+      const policy =
+        typeof route.cache === 'function'
+          ? route.cache(input as never)
+          : (route.cache ?? (gate === undefined ? 'none' : 'data-set'));
+      ctx.set('Cache-Control', CACHE_CONTROL[policy]);
+      ctx.set('ETag', etag(json, { weak: true }));
     });
   }
 }

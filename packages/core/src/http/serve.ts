@@ -5,6 +5,9 @@ import { engineUrl, loadConfig, type Config } from '../config.js';
 import { createEngineClient, type Client } from '../engine/client.js';
 import { ErrorCode } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
+import { EngineBreaker } from '../engine/breaker.js';
+import { CloseHooks } from './close-hooks.js';
+import { ServerMetrics } from './metrics.js';
 
 export interface RunningServer {
   server: Server;
@@ -115,11 +118,17 @@ export interface AppDeps {
   config: Config;
   client: Client;
   logger: Logger;
+  /** Where the app registers what it hands back when the server closes (absent: nothing runs it). */
+  closing?: CloseHooks;
+  /** The server's metrics (absent: no /metrics). */
+  metrics?: ServerMetrics;
 }
 
 /**
- * Serves one app of the product on `port`: one engine client, the app, the listening server (its
- * close closes the client too). The API and the search API alone both start this way.
+ * Serves one app of the product on `port`: one engine client behind a breaker (503 at once while
+ * the engine cannot be reached) and observed by the server's metrics, the app, the listening
+ * server (its close runs the app's close hooks, then closes the client). The API and the search
+ * API alone both start this way.
  */
 export async function startHttpServer(
   name: string,
@@ -128,13 +137,23 @@ export async function startHttpServer(
   createApp: (deps: AppDeps) => Koa,
   logger: Logger = createLogger(name, config.log.level),
 ): Promise<RunningServer> {
-  const client = createEngineClient(config);
-  const app = createApp({ config, client, logger });
+  const metrics = new ServerMetrics();
+  const breaker = new EngineBreaker({ logger });
+  const client = createEngineClient(config, {}, { breaker, observe: metrics.engineCall });
+  const closing = new CloseHooks();
+  closing.add(() => breaker.stop());
+  const app = createApp({ config, client, logger, closing, metrics });
   const running = await listen(app.callback(), {
     host: config.api.host,
     port,
     logger,
-    closeAfter: () => client.close(),
+    closeAfter: async () => {
+      try {
+        await closing.run();
+      } finally {
+        await client.close();
+      }
+    },
   });
   logger.info({ url: running.url, engine: engineUrl(config), network: config.network }, `${name} listening`);
   return running;

@@ -1,0 +1,154 @@
+import {
+  errors,
+  Transport,
+  type TransportRequestOptions,
+  type TransportRequestOptionsWithMeta,
+  type TransportRequestOptionsWithOutMeta,
+  type TransportRequestParams,
+  type TransportResult,
+} from '@elastic/elasticsearch';
+import { AppError, ErrorCode } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+/** One engine call as the transport saw it: for metrics. */
+export interface EngineCall {
+  method: string;
+  path: string;
+  seconds: number;
+  /** The error's name when the call failed (`ResponseError`, `ConnectionError`, …). */
+  error?: string;
+}
+
+/** The answer while the breaker is open: immediately, without touching the network. */
+export class EngineDownError extends AppError {
+  constructor(retryAfter: number) {
+    super(503, ErrorCode.EngineUnavailable, 'The search engine is not reachable; try again shortly.', {
+      retryAfter,
+    });
+    this.name = 'EngineDownError';
+  }
+}
+
+/** Transport failures that say the engine cannot be reached at all (not a slow or refused query). */
+export function isTransportFailure(error: unknown): boolean {
+  return error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError;
+}
+
+export interface BreakerOptions {
+  /** How often the background probe asks the engine while the breaker is open. */
+  probeMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * Fail fast while the engine is down. The first call that cannot reach the engine (connection
+ * refused or reset, no living node) opens the breaker; while it is open every call throws
+ * EngineDownError at once (503 with Retry-After), so no request waits on connection attempts and
+ * client retries. A probe asks the engine in the background every `probeMs` and closes the
+ * breaker on the first answer of any status.
+ */
+export class EngineBreaker {
+  private openedAt: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly probeMs: number;
+
+  constructor(private readonly options: BreakerOptions = {}) {
+    this.probeMs = options.probeMs ?? 500;
+  }
+
+  get isOpen(): boolean {
+    return this.openedAt !== undefined;
+  }
+
+  /** Throws while open. */
+  check(): void {
+    if (this.openedAt !== undefined) throw new EngineDownError(Math.max(1, Math.ceil(this.probeMs / 1000)));
+  }
+
+  /** Opens on a transport failure and probes with `probe` until the engine answers. */
+  trip(error: unknown, probe: () => Promise<unknown>): void {
+    if (!isTransportFailure(error) || this.openedAt !== undefined) return;
+    this.openedAt = Date.now();
+    this.options.logger?.warn({ err: error }, 'engine unreachable: answering 503 until it is back');
+    const attempt = (): void => {
+      this.timer = setTimeout(() => {
+        probe().then(
+          () => this.close(),
+          (failure: unknown) => {
+            // A response of any status means the engine is reachable again.
+            if (failure instanceof errors.ResponseError) this.close();
+            else if (this.openedAt !== undefined) attempt();
+          },
+        );
+      }, this.probeMs);
+      this.timer.unref();
+    };
+    attempt();
+  }
+
+  /** Stops probing (the server's close). */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private close(): void {
+    if (this.openedAt === undefined) return;
+    this.options.logger?.info({ downMs: Date.now() - this.openedAt }, 'engine reachable again');
+    this.openedAt = undefined;
+    this.stop();
+  }
+}
+
+/** Marks the probe's own calls, which must pass an open breaker. */
+const PROBE = Symbol('breaker probe');
+
+export interface TransportGuard {
+  breaker?: EngineBreaker;
+  /** Told about every call once it ends (the probe's included). */
+  observe?: (call: EngineCall) => void;
+}
+
+/**
+ * The client's transport with the guard around every call: the breaker's check before it, the
+ * observer and the breaker's trip after it. Every engine call of a server passes here, so this
+ * is the one place that measures them and the one place that fails fast.
+ */
+export function guardedTransport(guard: TransportGuard): typeof Transport {
+  return class GuardedTransport extends Transport {
+    override request<T = unknown>(
+      params: TransportRequestParams,
+      options?: TransportRequestOptionsWithOutMeta,
+    ): Promise<T>;
+    override request<T = unknown, C = unknown>(
+      params: TransportRequestParams,
+      options?: TransportRequestOptionsWithMeta,
+    ): Promise<TransportResult<T, C>>;
+    override request<T = unknown>(params: TransportRequestParams, options?: TransportRequestOptions): Promise<T>;
+    override async request(params: TransportRequestParams, options?: TransportRequestOptions): Promise<unknown> {
+      const probing = (options?.context as { probe?: symbol } | undefined)?.probe === PROBE;
+      if (!probing) guard.breaker?.check();
+      const started = performance.now();
+      try {
+        const result: unknown = await super.request(params, options);
+        guard.observe?.({ method: params.method, path: params.path, seconds: (performance.now() - started) / 1000 });
+        return result;
+      } catch (error) {
+        guard.observe?.({
+          method: params.method,
+          path: params.path,
+          seconds: (performance.now() - started) / 1000,
+          error: error instanceof Error ? error.name : 'Error',
+        });
+        if (!probing)
+          guard.breaker?.trip(error, () =>
+            this.request(
+              { method: 'GET', path: '/_cluster/health', querystring: { timeout: '1s' } },
+              { context: { probe: PROBE }, requestTimeout: 2000, maxRetries: 0 },
+            ),
+          );
+        throw error;
+      }
+    }
+  };
+}

@@ -1,0 +1,110 @@
+import type Koa from 'koa';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EngineCall } from '../engine/breaker.js';
+
+/** Where the Prometheus text is served; answered before access middleware, so never counted. */
+export const METRICS_PATH = '/metrics';
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The engine operation of a call, for a label of bounded cardinality: the first `_` segment of
+ * the path (`_search`, `_doc`, `_mget`, `_bulk`, `_pit`), with its sub-resource for the
+ * cluster-level APIs (`_cluster/health`); index names and ids never appear.
+ */
+export function engineOperation(path: string): string {
+  const segments = path.split('?')[0]?.split('/').filter(Boolean) ?? [];
+  const at = segments.findIndex((s) => s.startsWith('_'));
+  if (at < 0) return segments.length === 0 ? '/' : 'index';
+  const operation = segments[at] as string;
+  return at === 0 && segments[1] !== undefined && !segments[1].startsWith('_')
+    ? `${operation}/${segments[1]}`
+    : operation;
+}
+
+/**
+ * One server's metrics in its own registry (several servers in one process stay apart): HTTP
+ * requests by route template and status, their latency, engine calls by operation and outcome,
+ * quota refusals, the process's default metrics, and gauges read at scrape time (ingest lag, the
+ * age of each derived data set) that the app adds with `gauge`.
+ */
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly latency: Histogram<'method' | 'route'>;
+  private readonly engineLatency: Histogram<'operation' | 'outcome'>;
+  readonly quotaRefusals: Counter<'plan' | 'window'>;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'xle_' });
+    const registers = [this.registry];
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]): Counter<L> =>
+      new Counter({ name, help, labelNames, registers });
+    const histogram = <L extends string>(name: string, help: string, labelNames: L[]): Histogram<L> =>
+      new Histogram({ name, help, labelNames, buckets: LATENCY_BUCKETS, registers });
+    this.requests = counter(
+      'xle_http_requests_total',
+      'HTTP requests answered, by method, route template and status.',
+      ['method', 'route', 'status'],
+    );
+    this.latency = histogram(
+      'xle_http_request_duration_seconds',
+      'Time from the request until its handler returned (a streamed body: until it started), by method and route template.',
+      ['method', 'route'],
+    );
+    this.engineLatency = histogram(
+      'xle_engine_request_duration_seconds',
+      'Engine calls by operation and outcome (ok, or the error name), client retries included.',
+      ['operation', 'outcome'],
+    );
+    this.quotaRefusals = counter(
+      'xle_quota_refusals_total',
+      'Requests refused by a plan limit, by plan and window (second or day).',
+      ['plan', 'window'],
+    );
+  }
+
+  /** The transport observer: one engine call ended. */
+  readonly engineCall = (call: EngineCall): void => {
+    this.engineLatency.observe({ operation: engineOperation(call.path), outcome: call.error ?? 'ok' }, call.seconds);
+  };
+
+  /** A gauge whose values are read when scraped; `collect` sets them (errors leave it empty). */
+  gauge(name: string, help: string, labelNames: string[], collect: (gauge: Gauge) => Promise<void>): void {
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        await collect(this).catch(() => undefined);
+      },
+    });
+  }
+
+  /**
+   * Outermost middleware: serves GET /metrics, and counts and times every other request by the
+   * route template that answered it (`unmatched` when none did), after the error handler set
+   * its final status.
+   */
+  middleware(): Koa.Middleware {
+    return async (ctx, next) => {
+      if (ctx.path === METRICS_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+        ctx.set('Content-Type', this.registry.contentType);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = await this.registry.metrics();
+        return;
+      }
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+        const labels = { method: ctx.method, route: typeof route === 'string' ? route : 'unmatched' };
+        this.requests.inc({ ...labels, status: String(ctx.status) });
+        this.latency.observe(labels, (performance.now() - started) / 1000);
+      }
+    };
+  }
+}

@@ -1,0 +1,133 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import fc from 'fast-check';
+import t from 'tap';
+import { createEngineClient, createLogger, layoutOf, loadConfig } from '@xle/core';
+import { startServer } from '@xle/api';
+import { normalizeLedger } from '@xle/documents';
+import { clusterFromConfig, startCluster, stopCluster } from '@xle/engine';
+import { IngestEngine, ingestLedgers } from '@xle/ingester';
+import { listFixtureLedgers, readFixture } from '@xle/test-helpers';
+
+/**
+ * The engine stops under a running API (the default access mode) and comes back: while it is
+ * down every route that needs it answers 503 ENGINE_UNAVAILABLE with Retry-After in under a
+ * second (the breaker answers without trying the network); once it is back the same requests
+ * answer as before, without restarting the API.
+ */
+const PORT = Number(process.env.TEST_DOWN_PORT ?? 9277);
+const dataDir = join(tmpdir(), `xle-engine-down-${PORT}`);
+const config = loadConfig({
+  overrides: {
+    engine: { port: PORT, transportPort: PORT + 100, dataDir, heap: '384m', nodes: 1 },
+    es: { url: `http://127.0.0.1:${PORT}`, indexPrefix: 'down' },
+    api: { port: 0 },
+    access: { freePerSecond: 100000, freePerDay: 1000000 },
+    log: { level: 'silent' },
+  },
+});
+const logger = createLogger('engine-down-test', 'silent');
+const cluster = clusterFromConfig(config);
+
+t.setTimeout(300_000);
+await stopCluster(cluster, 5000);
+rmSync(dataDir, { recursive: true, force: true });
+t.teardown(async () => {
+  await stopCluster(cluster);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Operation {
+  path: string;
+  parameters: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[];
+}
+
+/** Real values for the parameters whose schema is a format (checksummed addresses). */
+const EXAMPLES: Record<string, string> = {
+  ACCOUNT: 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw',
+  AMM_ACCOUNT: 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw',
+  LEDGER_INDEX: '83258110',
+};
+
+/** A valid value for a parameter: a real example, else one its schema admits (pattern, bounds, enumeration). */
+function validValue(name: string, schema: Record<string, unknown>, seed: number): string {
+  const example = EXAMPLES[name];
+  if (example !== undefined) return example;
+  const choices = (schema.anyOf as { const?: unknown }[] | undefined)
+    ?.map((c) => c.const)
+    .filter((c) => c !== undefined);
+  if (choices !== undefined && choices.length > 0) return String(choices[0]);
+  if (Array.isArray(schema.enum)) return String(schema.enum[0]);
+  if (typeof schema.pattern === 'string')
+    return fc.sample(fc.stringMatching(new RegExp(schema.pattern)), { seed, numRuns: 1 })[0] as string;
+  if (schema.type === 'integer' || schema.type === 'number') return String(schema.minimum ?? 1);
+  return 'x';
+}
+
+t.test('every route: 503 with Retry-After at once while the engine is down, answers again after', async (t) => {
+  await startCluster(cluster);
+  const client = createEngineClient(config);
+  t.teardown(() => client.close());
+  const engine = new IngestEngine(client, { prefix: 'down', network: config.network }, logger, layoutOf(config));
+  await engine.applyTemplates();
+  await ingestLedgers(
+    listFixtureLedgers().map((file) => normalizeLedger(readFixture(file))),
+    engine,
+  );
+  const api = await startServer(config, logger);
+  t.teardown(() => api.close());
+
+  // One valid request per GET operation of the API's own OpenAPI document.
+  const document = (await (await fetch(`${api.url}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, { get?: Operation & { 'x-engine'?: boolean } }>;
+  };
+  const requests: string[] = [];
+  for (const [template, item] of Object.entries(document.paths)) {
+    const operation = item.get;
+    if (operation === undefined) continue;
+    let path = template;
+    for (const p of operation.parameters ?? [])
+      if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(validValue(p.name, p.schema, 7)));
+    requests.push(path);
+  }
+  const before = new Map<string, number>();
+  for (const path of requests) before.set(path, (await fetch(`${api.url}${path}`)).status);
+  // Answered without the engine: the API's own documents.
+  const engineFree = new Set(['/api/v1/openapi.json', '/api/v1/docs']);
+
+  await stopCluster(cluster);
+  const slow: string[] = [];
+  const wrong: string[] = [];
+  for (const path of requests) {
+    if (engineFree.has(path)) continue;
+    const started = performance.now();
+    const answer = await fetch(`${api.url}${path}`);
+    const ms = performance.now() - started;
+    const body = (await answer.json()) as { error?: { code?: string } };
+    if (ms >= 1000) slow.push(`${path}: ${ms.toFixed(0)} ms`);
+    if (
+      answer.status !== 503 ||
+      answer.headers.get('retry-after') === null ||
+      body.error?.code !== 'ENGINE_UNAVAILABLE'
+    )
+      wrong.push(`${path}: ${answer.status} ${JSON.stringify(body)}`);
+  }
+  t.ok(requests.length >= 30, `${requests.length} routes asked`);
+  t.same(wrong, [], 'every route that needs the engine: 503 ENGINE_UNAVAILABLE with Retry-After');
+  t.same(slow, [], 'each in under a second');
+  for (const path of engineFree) t.equal((await fetch(`${api.url}${path}`)).status, 200, `${path} needs no engine`);
+
+  await startCluster(cluster);
+  const back = Date.now();
+  let status = 0;
+  while (Date.now() - back < 60_000 && status !== 200) {
+    status = (await fetch(`${api.url}/api/v1/ledgers`)).status;
+    if (status !== 200) await sleep(250);
+  }
+  t.equal(status, 200, `answering again ${Date.now() - back} ms after the engine started`);
+  const after = new Map<string, number>();
+  for (const path of requests) after.set(path, (await fetch(`${api.url}${path}`)).status);
+  t.same(after, before, 'every route answers as it did before the engine stopped, with no restart');
+});
