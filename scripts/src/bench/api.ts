@@ -113,8 +113,8 @@ async function once(url: string, headers: Record<string, string>, body?: unknown
       ? { headers }
       : { method: 'POST', body: JSON.stringify(body), headers: { ...headers, 'content-type': 'application/json' } },
   );
-  await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+  const answer = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${answer.toString('utf8', 0, 300)}`);
   return performance.now() - started;
 }
 
