@@ -108,9 +108,9 @@ export class NotFoundError extends AppError {
 }
 
 export class EngineUnavailableError extends AppError {
-  constructor(cause?: unknown) {
+  constructor(cause?: unknown, retryAfter = 5) {
     super(503, ErrorCode.EngineUnavailable, 'The search engine is not reachable; try again shortly.', {
-      retryAfter: 5,
+      retryAfter,
       cause,
     });
     this.name = 'EngineUnavailableError';

@@ -34,7 +34,6 @@ export {
   type BreakerOptions,
   EngineBreaker,
   type EngineCall,
-  EngineDownError,
   guardedTransport,
   isTransportFailure,
   type TransportGuard,

@@ -304,17 +304,15 @@ async function lookups(): Promise<Record<string, { api: Latency; direct?: Latenc
         query: `SELECT hash, ledger_index, TransactionType, Account FROM transactions WHERE ledger_index BETWEEN ${pick(ledgerRange, n)} AND ${pick(ledgerRange, n) + 20}`,
         format: 'csv',
       });
+    /** The same query sent to the engine itself, on the transactions alias. */
+    const directSearch = (body: unknown) => ({
+      url: `${es}/${tx}/_search`,
+      init: { method: 'POST', headers: json, body: JSON.stringify(body) },
+    });
     const out: Record<string, { api: Latency; direct?: Latency }> = {};
     out['tx by hash'] = {
       direct: await latency(
-        () => ({
-          url: `${es}/${tx}/_search`,
-          init: {
-            method: 'POST',
-            headers: json,
-            body: JSON.stringify({ query: { term: { hash: pick(seen.hashes, next()) } }, size: 1 }),
-          },
-        }),
+        () => directSearch({ query: { term: { hash: pick(seen.hashes, next()) } }, size: 1 }),
         false,
       ),
       api: await latency(() => ({ url: `${api.url}/api/v1/tx/${pick(seen.hashes, next())}`, init: { headers } }), true),
@@ -330,13 +328,7 @@ async function lookups(): Promise<Record<string, { api: Latency; direct?: Latenc
       ),
     };
     out['heavy account, page 1'] = {
-      direct: await latency(
-        () => ({
-          url: `${es}/${tx}/_search`,
-          init: { method: 'POST', headers: json, body: JSON.stringify(accountTx(21)) },
-        }),
-        false,
-      ),
+      direct: await latency(() => directSearch(accountTx(21)), false),
       api: await latency(
         () => ({ url: `${api.url}/api/v1/account/${heavy}/transactions?limit=20`, init: { headers } }),
         true,
@@ -350,18 +342,12 @@ async function lookups(): Promise<Record<string, { api: Latency; direct?: Latenc
     };
     out["a ledger's transactions"] = {
       direct: await latency(
-        () => ({
-          url: `${es}/${tx}/_search`,
-          init: {
-            method: 'POST',
-            headers: json,
-            body: JSON.stringify({
-              query: { term: { ledger_index: pick(ledgerRange, next()) } },
-              sort: [{ 'meta.TransactionIndex': 'asc' }],
-              size: 200,
-            }),
-          },
-        }),
+        () =>
+          directSearch({
+            query: { term: { ledger_index: pick(ledgerRange, next()) } },
+            sort: [{ 'meta.TransactionIndex': 'asc' }],
+            size: 200,
+          }),
         false,
       ),
       api: await latency(

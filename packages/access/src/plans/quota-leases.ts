@@ -99,11 +99,6 @@ export class QuotaLeases {
     await this.giveBackIdle(true);
   }
 
-  /** The places this process holds unused, per counter id (for tests and metrics). */
-  held(): Map<string, number> {
-    return new Map([...this.leases].map(([id, lease]) => [id, credit(lease)]));
-  }
-
   private take(lease: Lease): number | undefined {
     const slots = lease.slots[0];
     if (slots === undefined) return undefined;

@@ -7,7 +7,7 @@ import {
   type TransportRequestParams,
   type TransportResult,
 } from '@elastic/elasticsearch';
-import { AppError, ErrorCode } from '../errors.js';
+import { EngineUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 /** One engine call as the transport saw it: for metrics. */
@@ -17,16 +17,6 @@ export interface EngineCall {
   seconds: number;
   /** The error's name when the call failed (`ResponseError`, `ConnectionError`, …). */
   error?: string;
-}
-
-/** The answer while the breaker is open: immediately, without touching the network. */
-export class EngineDownError extends AppError {
-  constructor(retryAfter: number) {
-    super(503, ErrorCode.EngineUnavailable, 'The search engine is not reachable; try again shortly.', {
-      retryAfter,
-    });
-    this.name = 'EngineDownError';
-  }
 }
 
 /** Transport failures that say the engine cannot be reached at all (not a slow or refused query). */
@@ -43,7 +33,7 @@ export interface BreakerOptions {
 /**
  * Fail fast while the engine is down. The first call that cannot reach the engine (connection
  * refused or reset, no living node) opens the breaker; while it is open every call throws
- * EngineDownError at once (503 with Retry-After), so no request waits on connection attempts and
+ * EngineUnavailableError at once (503 with Retry-After), so no request waits on connection attempts and
  * client retries. A probe asks the engine in the background every `probeMs` and closes the
  * breaker on the first answer of any status.
  */
@@ -62,7 +52,9 @@ export class EngineBreaker {
 
   /** Throws while open. */
   check(): void {
-    if (this.openedAt !== undefined) throw new EngineDownError(Math.max(1, Math.ceil(this.probeMs / 1000)));
+    // Retry-After: the probe's next look, not the 5 s of an unexplained failure.
+    if (this.openedAt !== undefined)
+      throw new EngineUnavailableError(undefined, Math.max(1, Math.ceil(this.probeMs / 1000)));
   }
 
   /** Opens on a transport failure and probes with `probe` until the engine answers. */

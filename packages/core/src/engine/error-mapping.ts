@@ -1,4 +1,5 @@
 import { errors } from '@elastic/elasticsearch';
+import { isTransportFailure } from './breaker.js';
 import { AppError, BadRequestError, EngineTimeoutError, EngineUnavailableError, ErrorCode } from '../errors.js';
 
 /**
@@ -11,9 +12,7 @@ import { AppError, BadRequestError, EngineTimeoutError, EngineUnavailableError, 
 export function mapEngineError(error: unknown): unknown {
   if (error instanceof AppError) return error;
   if (error instanceof errors.TimeoutError) return new EngineTimeoutError(error);
-  if (error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError) {
-    return new EngineUnavailableError(error);
-  }
+  if (isTransportFailure(error)) return new EngineUnavailableError(error);
   if (error instanceof errors.ResponseError) {
     const status = error.meta.statusCode ?? 500;
     if (status === 400) {
