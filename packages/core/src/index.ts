@@ -82,7 +82,8 @@ export {
   toErrorBody,
   UsageError,
 } from './errors.js';
-export { bodyCap, COMPRESS_THRESHOLD, cors, createHttpApp, type HttpAppOptions } from './http/app.js';
+export { bodyCap, cors, createHttpApp, type HttpAppOptions } from './http/app.js';
+export { COMPRESS_THRESHOLD, negotiatedCompression, SYNC_COMPRESS_LIMIT } from './http/compress.js';
 export { errorHandler } from './http/error-handler.js';
 export {
   type OpenApiObject,

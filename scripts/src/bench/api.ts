@@ -3,20 +3,28 @@
  * API overhead in the configuration users run: p50 / p99 latency of three lookups through the
  * REST API in the default access mode (plans) with a key of each plan and with no key (the free
  * plan), and in `open` mode for comparison, next to the same engine query sent directly to
- * Elasticsearch, all in one run:
+ * Elasticsearch, interleaved request by request, all in one run:
  *
  *   pnpm bench:api [--requests N] [--free-requests N]
  *
  * Data: the real fixture ledgers, ingested into indices of a fresh prefix (deleted at the end).
- * Requests go one at a time, paced under each plan's per-second burst (the default limits), so
+ * Each API runs in its own process (`packages/api/dist/src/server.js`, default log level), as users
+ * run it. Requests go one at a time, paced under each plan's per-second burst (the default limits), so
  * what is measured is the answer, not the limiter. Needs a running engine or ES_URL.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiKeyStore } from '@xle/access';
-import { startServer } from '@xle/api';
-import { createLogger, engineUrl, indexName, type Config, type RunningServer } from '@xle/core';
+import { createLogger, engineUrl, indexName } from '@xle/core';
 import { ingestLedgers, IngestEngine } from '@xle/ingester';
-import { benchIndices, fixtureLedgers, numericOptions, percentile } from './common.js';
+import {
+  benchIndices,
+  fixtureLedgers,
+  numericOptions,
+  pairedLatency,
+  startApiProcess,
+  type ApiProcess,
+  type Latency,
+  type TimedRequest,
+} from './common.js';
 
 const { numbers } = numericOptions('pnpm bench:api [--requests N] [--free-requests N]', {
   requests: 1000,
@@ -25,21 +33,22 @@ const { numbers } = numericOptions('pnpm bench:api [--requests N] [--free-reques
 const REQUESTS = numbers.requests;
 
 // The default configuration: plans mode, default limits; only the port and the log level differ.
-const { config, client, naming, drop } = await benchIndices('api', { api: { port: 0 }, log: { level: 'silent' } });
+const { config, client, naming, drop } = await benchIndices('api', {});
 const es = engineUrl(config).split(',')[0] as string;
 const logger = createLogger('bench', 'silent');
 await ingestLedgers(fixtureLedgers(), new IngestEngine(client, naming, logger), { source: 'bench' });
 const keys = new ApiKeyStore(client, naming);
 const pro = await keys.create('pro', 'bench:api');
 const enterprise = await keys.create('enterprise', 'bench:api');
-const plans = await startServer(config, logger);
-const openConfig: Config = { ...config, access: { ...config.access, mode: 'open', search: 'open' } };
-const open = await startServer(openConfig, logger);
+// Each server in its own process, as users run it: the client's work (here) and the server's
+// (there) do not share a thread, as they do not in production.
+const plans = await startApiProcess(config);
+const open = await startApiProcess(config, { ACCESS_MODE: 'open', SEARCH_ACCESS: 'open' });
 
 /** Who asks, through which server, paced under which burst (requests per second). */
 interface Side {
   name: string;
-  server: RunningServer;
+  server: ApiProcess;
   headers: Record<string, string>;
   perSecond: number;
   requests: number;
@@ -105,63 +114,31 @@ const cases: Case[] = [
   },
 ];
 
-async function once(url: string, headers: Record<string, string>, body?: unknown): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(
-    url,
-    body === undefined
-      ? { headers }
-      : { method: 'POST', body: JSON.stringify(body), headers: { ...headers, 'content-type': 'application/json' } },
-  );
-  const answer = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${answer.toString('utf8', 0, 300)}`);
-  return performance.now() - started;
-}
-
-interface Latency {
-  p50: number;
-  p99: number;
-}
-
-/** One request at a time, `perSecond` at most (the rest of each slot is slept away). */
-async function latency(
-  requests: number,
-  perSecond: number,
-  url: string,
-  headers: Record<string, string> = {},
-  body?: unknown,
-): Promise<Latency> {
-  // 10 % under the burst: a timer may fire up to a millisecond early (libuv's cached loop time).
-  const slot = 1000 / (perSecond * 0.9);
-  const times: number[] = [];
-  for (let i = 0; i < requests + 20; i += 1) {
-    const ms = await once(url, headers, body);
-    if (i >= 20) times.push(ms); // the first 20 warm up
-    if (ms < slot) await sleep(slot - ms);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-}
-
 const fmt = (l: Latency): string => `${l.p50.toFixed(2).padStart(8)} ${l.p99.toFixed(2).padStart(8)}`;
 console.log(
   `API benchmark, default configuration (plans) and open mode: ${REQUESTS} requests per measure (${numbers['free-requests']} anonymous), one at a time, paced under each plan's burst; engine ${es}`,
 );
-console.log(`${'lookup'.padEnd(28)} ${'side'.padEnd(18)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  overhead`);
+console.log(
+  `  ${'side'.padEnd(18)} ${'API p50'.padStart(8)} ${'API p99'.padStart(8)} ${'ES p50'.padStart(8)} ${'ES p99'.padStart(8)}  overhead`,
+);
 try {
   for (const c of cases) {
-    const direct = await latency(
-      REQUESTS,
-      config.access.enterprisePerSecond,
-      `${es}${c.direct.path}`,
-      {},
-      c.direct.body,
-    );
-    console.log(`${c.name.padEnd(28)} ${'engine direct'.padEnd(18)} ${fmt(direct)}`);
+    console.log(c.name);
+    const direct: TimedRequest = {
+      url: `${es}${c.direct.path}`,
+      init:
+        c.direct.body === undefined
+          ? {}
+          : { method: 'POST', body: JSON.stringify(c.direct.body), headers: { 'content-type': 'application/json' } },
+    };
     for (const side of sides) {
-      const ours = await latency(side.requests, side.perSecond, `${side.server.url}${c.api}`, side.headers);
+      // Each side next to its own direct measure, interleaved request by request.
+      const { ours, engine } = await pairedLatency(side.requests, side.perSecond, {
+        engine: () => direct,
+        ours: () => ({ url: `${side.server.url}${c.api}`, init: { headers: side.headers } }),
+      });
       console.log(
-        `${''.padEnd(28)} ${side.name.padEnd(18)} ${fmt(ours)}  p50 +${(ours.p50 - direct.p50).toFixed(2)} ms, p99 x${(ours.p99 / direct.p99).toFixed(2)}`,
+        `  ${side.name.padEnd(18)} ${fmt(ours)} ${fmt(engine)}  p50 +${(ours.p50 - engine.p50).toFixed(2)} ms, p99 x${(ours.p99 / engine.p99).toFixed(2)}`,
       );
     }
   }

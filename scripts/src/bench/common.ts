@@ -1,10 +1,16 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   applyTemplates,
   createEngineClient,
   deleteTemplatesAndIndices,
+  engineUrl,
+  repoRoot,
   fixturesDir,
   loadConfig,
   type Client,
@@ -96,4 +102,92 @@ export async function benchIndices(
       await client.close();
     },
   };
+}
+
+/** One HTTP request of a latency measure. */
+export interface TimedRequest {
+  url: string;
+  init?: RequestInit;
+}
+
+export interface Latency {
+  p50: number;
+  p99: number;
+}
+
+/** Milliseconds from sending `request` to the last byte of a 200 answer (anything else ends the run). */
+export async function timedRequest({ url, init }: TimedRequest): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, init);
+  const answer = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${answer.toString('utf8', 0, 300)}`);
+  return performance.now() - started;
+}
+
+const summary = (times: number[]): Latency => {
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+};
+
+/**
+ * p50 / p99 of `requests` requests made by each maker, interleaved (one of each in turn, so both
+ * sides see the same machine weather), one at a time and at most `perSecond` rounds a second
+ * (10 % under it: a timer may fire up to a millisecond early). The first 20 rounds warm up.
+ */
+export async function pairedLatency<K extends string>(
+  requests: number,
+  perSecond: number,
+  makers: Record<K, () => TimedRequest>,
+): Promise<Record<K, Latency>> {
+  const slot = perSecond === Infinity ? 0 : 1000 / (perSecond * 0.9);
+  const names = Object.keys(makers) as K[];
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  for (let i = 0; i < requests + 20; i += 1) {
+    for (const name of names) {
+      const ms = await timedRequest(makers[name]());
+      if (i >= 20) times[name].push(ms);
+      if (ms < slot) await sleep(slot - ms);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, summary(times[n])])) as Record<K, Latency>;
+}
+
+/** An API server in its own process, as users run it (`node packages/api/dist/src/server.js`). */
+export interface ApiProcess {
+  url: string;
+  child: ChildProcess;
+  /** SIGTERM, then waits for the exit. */
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts the API on a free port over the benchmark's indices, in the default configuration but for
+ * `env` (its JSON log lines are read and dropped, as a log shipper would).
+ */
+export async function startApiProcess(config: Config, env: Record<string, string> = {}): Promise<ApiProcess> {
+  const child = spawn(process.execPath, [`${repoRoot}packages/api/dist/src/server.js`], {
+    env: {
+      ...process.env,
+      ES_URL: engineUrl(config),
+      ES_INDEX_PREFIX: config.es.indexPrefix,
+      XLE_NETWORK: config.network,
+      API_PORT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const close = async (): Promise<void> => {
+    if (child.exitCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const url = (JSON.parse(line) as { url?: string }).url;
+    if (url !== undefined) {
+      child.stdout!.resume();
+      return { url, child, close };
+    }
+  }
+  throw new Error('the API process stopped before it listened');
 }

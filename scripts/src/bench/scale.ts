@@ -47,7 +47,15 @@ import {
   type WriteOp,
 } from '@xle/ingester';
 import { makeTomlDir, syntheticLedgers } from '@xle/test-helpers';
-import { benchIndices, fixtureLedgers, freshIndices, mb, percentile } from './common.js';
+import {
+  benchIndices,
+  fixtureLedgers,
+  freshIndices,
+  mb,
+  pairedLatency,
+  type Latency,
+  type TimedRequest,
+} from './common.js';
 
 const USAGE = 'pnpm bench:scale [--sizes 100000,1000000,5000000] [--increment N] [--sample N] [--requests N] [--keep]';
 const args = (() => {
@@ -239,34 +247,6 @@ async function disk(): Promise<{ transactions: number; all: number; withReplicas
   return { transactions: tx, all, withReplicas, count };
 }
 
-interface Latency {
-  p50: number;
-  p99: number;
-}
-async function timed(url: string, init: RequestInit, pace: boolean): Promise<number> {
-  const started = performance.now();
-  const answer = await fetch(url, init);
-  await answer.arrayBuffer();
-  if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
-  const ms = performance.now() - started;
-  // The Enterprise burst is 200 requests/s per process: stay under it.
-  if (pace && ms < 6) await sleep(6 - ms);
-  return ms;
-}
-async function latency(requests: () => { url: string; init?: RequestInit }, pace: boolean): Promise<Latency> {
-  for (let i = 0; i < 20; i += 1) {
-    const r = requests();
-    await timed(r.url, r.init ?? {}, pace);
-  }
-  const times: number[] = [];
-  for (let i = 0; i < REQUESTS; i += 1) {
-    const r = requests();
-    times.push(await timed(r.url, r.init ?? {}, pace));
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-}
-
 const es = engineUrl(config).split(',')[0] as string;
 const DEEP_PAGE = 100;
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T;
@@ -310,60 +290,41 @@ async function lookups(): Promise<Record<string, { api: Latency; direct?: Latenc
       init: { method: 'POST', headers: json, body: JSON.stringify(body) },
     });
     const out: Record<string, { api: Latency; direct?: Latency }> = {};
-    out['tx by hash'] = {
-      direct: await latency(
-        () => directSearch({ query: { term: { hash: pick(seen.hashes, next()) } }, size: 1 }),
-        false,
-      ),
-      api: await latency(() => ({ url: `${api.url}/api/v1/tx/${pick(seen.hashes, next())}`, init: { headers } }), true),
+    const burst = config.access.enterprisePerSecond;
+    /** The API and the engine doing the same work, interleaved request by request. */
+    const paired = async (api: () => TimedRequest, direct: () => TimedRequest) => {
+      const { ours, engine } = await pairedLatency(REQUESTS, burst, { ours: api, engine: direct });
+      return { api: ours, direct: engine };
     };
-    out['account info'] = {
-      direct: await latency(
-        () => ({ url: `${es}/${indexName(naming, 'accounts')}/_doc/${pick(seen.accounts, next())}` }),
-        false,
-      ),
-      api: await latency(
-        () => ({ url: `${api.url}/api/v1/account/${pick(seen.accounts, next())}`, init: { headers } }),
-        true,
-      ),
-    };
-    out['heavy account, page 1'] = {
-      direct: await latency(() => directSearch(accountTx(21)), false),
-      api: await latency(
-        () => ({ url: `${api.url}/api/v1/account/${heavy}/transactions?limit=20`, init: { headers } }),
-        true,
-      ),
-    };
-    out[`heavy account, page ${DEEP_PAGE}`] = {
-      api: await latency(
-        () => ({ url: `${api.url}/api/v1/account/${heavy}/transactions?limit=20&marker=${marker}`, init: { headers } }),
-        true,
-      ),
-    };
-    out["a ledger's transactions"] = {
-      direct: await latency(
-        () =>
-          directSearch({
-            query: { term: { ledger_index: pick(ledgerRange, next()) } },
-            sort: [{ 'meta.TransactionIndex': 'asc' }],
-            size: 200,
-          }),
-        false,
-      ),
-      api: await latency(
-        () => ({ url: `${api.url}/api/v1/ledger/${pick(ledgerRange, next())}/transactions`, init: { headers } }),
-        true,
-      ),
-    };
-    out['SQL CSV export (~1,000 rows)'] = {
-      api: await latency(
-        () => ({
-          url: `${api.url}/api/v1/sql`,
-          init: { method: 'POST', headers: { ...headers, ...json }, body: sqlBody(next()) },
+    const apiOnly = async (api: () => TimedRequest) => ({ api: (await pairedLatency(REQUESTS, burst, { api })).api });
+    const get = (path: string) => (): TimedRequest => ({ url: `${api.url}${path}`, init: { headers } });
+    out['tx by hash'] = await paired(
+      () => get(`/api/v1/tx/${pick(seen.hashes, next())}`)(),
+      () => directSearch({ query: { term: { hash: pick(seen.hashes, i) } }, size: 1 }),
+    );
+    out['account info'] = await paired(
+      () => get(`/api/v1/account/${pick(seen.accounts, next())}`)(),
+      () => ({ url: `${es}/${indexName(naming, 'accounts')}/_doc/${pick(seen.accounts, i)}` }),
+    );
+    out['heavy account, page 1'] = await paired(get(`/api/v1/account/${heavy}/transactions?limit=20`), () =>
+      directSearch(accountTx(21)),
+    );
+    out[`heavy account, page ${DEEP_PAGE}`] = await apiOnly(
+      get(`/api/v1/account/${heavy}/transactions?limit=20&marker=${marker}`),
+    );
+    out["a ledger's transactions"] = await paired(
+      () => get(`/api/v1/ledger/${pick(ledgerRange, next())}/transactions`)(),
+      () =>
+        directSearch({
+          query: { term: { ledger_index: pick(ledgerRange, i) } },
+          sort: [{ 'meta.TransactionIndex': 'asc' }],
+          size: 200,
         }),
-        true,
-      ),
-    };
+    );
+    out['SQL CSV export (~1,000 rows)'] = await apiOnly(() => ({
+      url: `${api.url}/api/v1/sql`,
+      init: { method: 'POST', headers: { ...headers, ...json }, body: sqlBody(next()) },
+    }));
     return out;
   } finally {
     await api.close();

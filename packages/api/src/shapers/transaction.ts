@@ -9,6 +9,24 @@ export interface TransactionContext {
   amendmentNames: ReadonlyMap<string, string>;
 }
 
+/** Signing keys seen recently and their accounts: deriving one hashes twice and base58-encodes. */
+const signerAccounts = new Map<string, string | null>();
+const SIGNER_ACCOUNTS_KEPT = 10_000;
+
+/** The account of a signing public key, null when it is not a valid key (memoised: pure). */
+function signerAccount(publicKey: string): string | null {
+  let account = signerAccounts.get(publicKey);
+  if (account !== undefined) return account;
+  try {
+    account = deriveAddress(publicKey);
+  } catch {
+    account = null;
+  }
+  if (signerAccounts.size >= SIGNER_ACCOUNTS_KEPT) signerAccounts.delete(signerAccounts.keys().next().value as string);
+  signerAccounts.set(publicKey, account);
+  return account;
+}
+
 function isAmountDoc(value: unknown): value is AmountDoc {
   return typeof value === 'object' && value !== null && 'native' in value && '_currency' in value;
 }
@@ -52,11 +70,9 @@ export function shapeTransaction(
   out.DestinationName = labelOf(labels, doc.Destination);
   if (doc.TransactionType === 'EnableAmendment') out.AmendmentName = amendmentNames.get(String(doc.Amendment)) ?? null;
   if (typeof doc.SigningPubKey === 'string' && doc.SigningPubKey !== '') {
-    try {
-      out.SigningPubKeyAccount = deriveAddress(doc.SigningPubKey);
-    } catch {
-      // Not a valid public key: leave the field out rather than guess.
-    }
+    const account = signerAccount(doc.SigningPubKey);
+    // Not a valid public key: leave the field out rather than guess.
+    if (account !== null) out.SigningPubKeyAccount = account;
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { createEngineClient, createLogger, repoRoot, ServerMetrics } from '@xle/core';
+import { createEngineClient, createLogger, repoRoot, ServerMetrics, SYNC_COMPRESS_LIMIT } from '@xle/core';
 import { listenForTest } from '@xle/test-helpers';
 import { createApp } from '../../src/index.js';
 import { loadedIndices, runAllJobs } from '../fixtures/serve.js';
@@ -53,6 +53,13 @@ t.test('compression: negotiated above 1 KiB, streamed answers included', async (
   t.match(gzipped.headers.vary, /Accept-Encoding/);
   t.ok(gzipped.body.length < plain.body.length / 3, `${plain.body.length} B sent as ${gzipped.body.length} B`);
   t.same(gunzipSync(gzipped.body), plain.body, 'the same bytes once decoded');
+  // A smaller answer is compressed in one call on the event loop, a larger one on the thread pool.
+  t.ok(plain.body.length > SYNC_COMPRESS_LIMIT, 'the ledger page takes the thread-pool path');
+  const tx = await raw('GET', `${base}/tx/${PAYMENT}`, { 'Accept-Encoding': 'gzip' });
+  const txPlain = await raw('GET', `${base}/tx/${PAYMENT}`);
+  t.equal(tx.headers['content-encoding'], 'gzip', `a ${txPlain.body.length} B answer is compressed in one call`);
+  t.equal(tx.headers['content-type'], 'application/json; charset=utf-8', 'its type kept');
+  t.same(gunzipSync(tx.body), txPlain.body);
   const brotli = await raw('GET', path, { 'Accept-Encoding': 'br;q=1, gzip;q=0.5' });
   t.equal(brotli.headers['content-encoding'], 'br', 'the client’s preferred coding');
 

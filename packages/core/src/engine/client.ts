@@ -23,6 +23,9 @@ export function createEngineClient(
     maxRetries: 1,
     // Never sniff: behind load balancers and in containers the published node addresses lie.
     sniffOnStart: false,
+    // The client's OpenTelemetry spans cost ~0.2 ms of CPU per call even with no tracer installed
+    // (measured on the hot path); the client's own OTEL_ELASTICSEARCH_ENABLED=true turns them on.
+    ...(process.env.OTEL_ELASTICSEARCH_ENABLED === undefined ? { openTelemetry: { enabled: false } } : {}),
     ...overrides,
   };
   if (guard !== undefined) options.Transport = guardedTransport(guard);

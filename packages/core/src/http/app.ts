@@ -1,9 +1,8 @@
-import zlib from 'node:zlib';
 import Koa from 'koa';
-import compress from 'koa-compress';
 import conditional from 'koa-conditional-get';
 import { AppError, ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { negotiatedCompression } from './compress.js';
 import { errorHandler } from './error-handler.js';
 import type { ServerMetrics } from './metrics.js';
 import { requestContext } from './request-context.js';
@@ -41,9 +40,6 @@ export function bodyCap(maxBytes: number): Koa.Middleware {
   };
 }
 
-/** Bodies smaller than this go uncompressed (a streamed body, its size unknown, is always compressed). */
-export const COMPRESS_THRESHOLD = 1024;
-
 export interface HttpAppOptions {
   logger: Logger;
   maxBodyBytes: number;
@@ -62,8 +58,7 @@ export function createHttpApp({ logger, maxBodyBytes, metrics }: HttpAppOptions)
   app.silent = true;
   if (metrics !== undefined) app.use(metrics.middleware());
   app.use(requestContext(logger));
-  // gzip, deflate or br as the client accepts (br at a fast level: answers are made per request).
-  app.use(compress({ threshold: COMPRESS_THRESHOLD, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
+  app.use(negotiatedCompression());
   // 304 when If-None-Match matches the ETag a route set (see route.ts, per its cache policy).
   app.use(conditional());
   app.use(errorHandler(logger));
