@@ -13,10 +13,14 @@ pnpm -s ingest file "${XRPL_FIXTURES_DIR:-../shared/xrpl-fixtures}/ledgers"
 # Labels of well-known accounts: the real historical gateways list.
 pnpm -s names import "${XRPL_FIXTURES_DIR:-../shared/xrpl-fixtures}/tokens/gateways.rippled-historical-database.json" --source gateways
 # Derived data sets from the indexed ledgers: amendments, facts, daily metrics, rich list, tokens.
-pnpm -s ingest jobs
+# Issuers' xrp-ledger.toml files are read from the fixtures' folder (no HTTPS is reachable offline).
+TOML_DIR="${TOML_DIR:-${XRPL_FIXTURES_DIR:-../shared/xrpl-fixtures}/tokens/toml}" pnpm -s ingest jobs
 # Validators: UNL membership from the real signed validator list of the fixtures (an old one, so
 # its expiry is waived; no validations stream is reachable here).
 pnpm -s ingest validators --list "${XRPL_FIXTURES_DIR:-../shared/xrpl-fixtures}/validators/xrpl-dev-portal/vl.json" \
   --unl-name vl.ripple.com --allow-expired
+# Network fee, server_info and the peer crawl: recorded mainnet answers, replayed locally to the
+# ingester's own network and nodes commands (no XRPL network is reachable offline).
+node scripts/dist/src/demo-network.js
 echo "== serving the API on http://${API_HOST:-127.0.0.1}:${API_PORT:-3000}/api/v1/ping"
 exec node packages/api/dist/src/server.js

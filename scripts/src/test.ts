@@ -137,7 +137,8 @@ async function main(): Promise<number> {
 
   const files = tiers.flatMap(testFiles);
   const needsEngine = tiers.some((t) => t !== 'unit');
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  // API processes a test starts check every answer against its published schema too.
+  const env: NodeJS.ProcessEnv = { API_VALIDATE_RESPONSES: 'true', ...process.env };
   let engine: EngineCluster | undefined;
   let dataDir: string | undefined;
   const cleanup = async (): Promise<void> => {

@@ -58,6 +58,7 @@ export {
   RATE_LIMIT_HEADERS,
   SEARCH_PATHS,
   searchAccess,
+  isUnmetered,
   UNMETERED_PATHS,
 } from './plans/middleware.js';
 export {

@@ -1,8 +1,11 @@
 import type Koa from 'koa';
 import Router from '@koa/router';
-import { paymentClaims, planLimits, SEARCH_PATHS, UNMETERED_PATHS } from '@xle/access';
+import { isUnmetered, paymentClaims, planLimits, SEARCH_PATHS } from '@xle/access';
 import {
   buildOpenApi,
+  CACHE_CONTROL,
+  type AccessRequirement,
+  type ParameterExamples,
   createHttpApp,
   mountRoutes,
   namingOf,
@@ -13,7 +16,7 @@ import {
 import { createSearchRouter } from '@xle/search';
 import { requireDataSet } from './data-set-gate.js';
 import { registerServiceGauges } from './resources/service-metrics.js';
-import { renderDocsPage } from './docs-page.js';
+import { docsAssets } from './docs-page.js';
 import { Engine } from './engine.js';
 import { accountRoutes } from './routes/accounts.js';
 import { dataSetRoutes } from './routes/data-sets.js';
@@ -29,9 +32,42 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** What every REST route may answer besides 200, by status. */
 const REST_ERRORS: Readonly<Record<string, string>> = {
   '400': 'Bad input: INVALID_PARAMETER or UNKNOWN_PARAMETER, with the offending parameter in details',
+  '401': 'INVALID_API_KEY: the X-API-Key header names no active key (plans mode)',
+  '402': 'PAYMENT_REQUIRED or a refused Payment-Claim (payg mode)',
   '404': 'NOT_FOUND: the resource is not in the indexed ledgers',
+  '429': 'QUOTA_EXCEEDED or RATE_LIMITED, with Retry-After (plans mode)',
   '503': 'ENGINE_UNAVAILABLE (with Retry-After) or DATA_NOT_READY',
   '504': 'ENGINE_TIMEOUT',
+};
+
+/**
+ * Real ids of the demo data set (the shared mainnet fixtures), published as the path parameters'
+ * examples: a reader of the reference, a generated client's tests and a schema-driven fuzzer
+ * (schemathesis, the fuzz test) reach existing resources with them.
+ */
+const PATH_EXAMPLES: ParameterExamples = {
+  ACCOUNT: ['rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw', 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y'],
+  HASH: ['B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E'],
+  LEDGER_INDEX: ['94084608', '83258110'],
+  NFTOKEN_ID: ['000827102D192F0A3AAA1EDE5AC7F33892E95FBA16D2221472E88A1A00000080'],
+  AMM_ACCOUNT: ['rP5J7x4HyHKQUUfrfzvuq28iLwiKPf7yv5'],
+  OBJECT_ID: ['DBA5231FDE231A51F94640F890BF8FFDA45586EDBBD0ECCEAF532ADB8AC01A6F'],
+  AMENDMENT_ID: ['8CC0774A3BF66D1D22E76BBDA8E8A232E6B6313834301B3B23E8601196AE6455'],
+  NAMESPACE_ID: ['XRP'],
+  FACT_ID: ['total_supply'],
+  METRIC_ID: ['metric'],
+  NODE_PUBLIC_KEY: ['n9JySgyBVcQKvyDoeRKg7s2Mm6ZcFHk22vUZb3o1HSosWxcj9xPt'],
+  VALIDATOR_PUBLIC_KEY: ['nHB5kpvUaEpvCtwu31fMf6dTuuCNnWRctWrV3UEZ9rbtPdpvbUvJ'],
+  PUBLIC_KEY: ['nHB5kpvUaEpvCtwu31fMf6dTuuCNnWRctWrV3UEZ9rbtPdpvbUvJ'],
+  TOKEN: ['CNY.rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y'],
+  TOKEN_ID: ['CNY'],
+};
+
+/** What a REST caller shows, per access mode (the OpenAPI security of every REST operation). */
+const REST_ACCESS: Readonly<Record<Config['access']['mode'], AccessRequirement>> = {
+  plans: 'key-optional',
+  payg: 'payg',
+  open: 'open',
 };
 
 /** Every REST route of the spec, as declared route tables. */
@@ -61,7 +97,7 @@ export function createApp(deps: AppDeps): Koa {
         config,
         client,
         logger,
-        skip: (ctx) => UNMETERED_PATHS.has(ctx.path) || (config.search.mount && SEARCH_PATHS.test(ctx.path)),
+        skip: (ctx) => isUnmetered(ctx.path) || (config.search.mount && SEARCH_PATHS.test(ctx.path)),
       }),
     );
 
@@ -75,17 +111,22 @@ export function createApp(deps: AppDeps): Koa {
     },
     prefix: '/api/v1',
     errors: REST_ERRORS,
+    access: REST_ACCESS[config.access.mode],
+    examples: PATH_EXAMPLES,
   });
   if (config.search.mount) {
     const search = createSearchRouter(deps);
     // Search mounted beside the REST API: its routes are part of this address's description too.
     Object.assign(openapi.paths as object, search.openApiPaths);
     app.use(search.router.routes());
-    app.use(search.router.allowedMethods({ throw: true }));
+    app.use(search.router.allowedMethods());
   }
-  const docsPage = renderDocsPage(openapi);
+  const docs = docsAssets(String((openapi.info as { title: string }).title));
   const api = new Router({ prefix: '/api/v1' });
-  mountRoutes(api, routes, { requireDataSet: (gate, path) => requireDataSet(engine, gate, path) });
+  mountRoutes(api, routes, {
+    requireDataSet: (gate, path) => requireDataSet(engine, gate, path),
+    validateResponses: config.api.validateResponses,
+  });
   if (deps.metrics !== undefined) {
     const jobs = [...new Set(routes.flatMap((route) => (route.dataSet === undefined ? [] : [route.dataSet.job])))];
     registerServiceGauges(deps.metrics, engine, jobs);
@@ -95,9 +136,14 @@ export function createApp(deps: AppDeps): Koa {
   });
   api.get('/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = docsPage;
+    ctx.body = docs.page;
+  });
+  api.get(docs.script.path.replace('/api/v1', ''), (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.set('Cache-Control', CACHE_CONTROL.immutable);
+    ctx.body = docs.script.body;
   });
   app.use(api.routes());
-  app.use(api.allowedMethods({ throw: true }));
+  app.use(api.allowedMethods());
   return app;
 }

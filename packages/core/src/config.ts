@@ -141,6 +141,11 @@ export const ConfigSchema = Type.Object(
       {
         host: Type.String({ default: '127.0.0.1', description: 'Address the REST API listens on.' }),
         port: Type.Integer({ default: 3000, minimum: 0, maximum: 65535, description: 'Port of the REST API.' }),
+        validateResponses: Type.Boolean({
+          default: false,
+          description:
+            "Check every JSON 200 answer against its route's published schema and answer 500 RESPONSE_CONTRACT_VIOLATION on a mismatch (the test suite runs with it on).",
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -338,6 +343,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'XRPL_NETWORK_ID', path: ['xrpl', 'networkId'] },
   { env: 'API_HOST', path: ['api', 'host'] },
   { env: 'API_PORT', path: ['api', 'port'] },
+  { env: 'API_VALIDATE_RESPONSES', path: ['api', 'validateResponses'] },
   { env: 'SEARCH_MOUNT', path: ['search', 'mount'] },
   { env: 'SEARCH_PORT', path: ['search', 'port'] },
   { env: 'SEARCH_TIMEOUT_MS', path: ['search', 'timeoutMs'] },

@@ -65,6 +65,8 @@ export const ErrorCode = {
   ChannelBusy: 'CHANNEL_BUSY',
   ConfigInvalid: 'CONFIG_INVALID',
   Internal: 'INTERNAL_ERROR',
+  /** An answer that does not match its route's published schema (with api.validateResponses). */
+  ResponseContractViolation: 'RESPONSE_CONTRACT_VIOLATION',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -86,14 +86,17 @@ export { bodyCap, cors, createHttpApp, type HttpAppOptions } from './http/app.js
 export { COMPRESS_THRESHOLD, negotiatedCompression, SYNC_COMPRESS_LIMIT } from './http/compress.js';
 export { errorHandler } from './http/error-handler.js';
 export {
+  type AccessRequirement,
   type OpenApiObject,
   type OpenApiOptions,
+  type ParameterExamples,
   buildOpenApi,
   ERROR_BODY_SCHEMA,
   errorResponse,
   openApiParameters,
   openApiPaths,
   plainSchema,
+  SECURITY_SCHEMES,
 } from './http/openapi.js';
 export { requestContext } from './http/request-context.js';
 export {

@@ -114,6 +114,34 @@ export function accountDocument(doc: ObjectDoc): Json {
 }
 
 /**
+ * The required fields of ledger entries that rippled leaves out of a CreatedNode's NewFields when
+ * they hold their zero value (metadata writes only non-default fields): a ledger entry rebuilt
+ * from metadata carries them, as `ledger_entry` would show it. Flags is required on every entry.
+ */
+const OWNER_NODE = { OwnerNode: '0' };
+export const CREATED_ENTRY_DEFAULTS: Readonly<Record<string, Json>> = {
+  AccountRoot: { OwnerCount: 0 },
+  AMM: OWNER_NODE,
+  Check: { ...OWNER_NODE, DestinationNode: '0' },
+  DepositPreauth: OWNER_NODE,
+  Escrow: OWNER_NODE,
+  NFTokenOffer: { ...OWNER_NODE, NFTokenOfferNode: '0' },
+  Offer: { ...OWNER_NODE, BookNode: '0' },
+  PayChannel: OWNER_NODE,
+  SignerList: { ...OWNER_NODE, SignerListID: 0 },
+  Ticket: OWNER_NODE,
+};
+
+/** NewFields completed with the zero-valued fields rippled left out (Flags first). */
+function withCreatedDefaults(type: string, fields: Json): Json {
+  const defaults: Json = { Flags: 0, ...CREATED_ENTRY_DEFAULTS[type] };
+  // An escrow to another account has a page in the destination's directory too.
+  if (type === 'Escrow' && fields.Destination !== undefined && fields.Destination !== fields.Account)
+    defaults.DestinationNode = '0';
+  return { ...defaults, ...fields };
+}
+
+/**
  * Ledger-object changes of one transaction, from its metadata's AffectedNodes: Created and
  * Modified nodes give the entry's new full state (NewFields / FinalFields), Deleted nodes a
  * tombstone (kept so that an older replay cannot bring the entry back). Pure.
@@ -130,8 +158,9 @@ export function stateChanges(tx: Json, ledgerIndex: number): { objects: StateCha
     const [kind, node] = Object.entries(wrapper)[0] ?? [];
     if (!isRecord(node) || typeof node.LedgerIndex !== 'string' || typeof node.LedgerEntryType !== 'string') continue;
     const type = node.LedgerEntryType;
-    const fields = kind === 'CreatedNode' ? node.NewFields : node.FinalFields;
-    if (!isRecord(fields)) continue;
+    const raw = kind === 'CreatedNode' ? node.NewFields : node.FinalFields;
+    if (!isRecord(raw)) continue;
+    const fields = kind === 'CreatedNode' ? withCreatedDefaults(type, raw) : raw;
     const deleted = kind === 'DeletedNode';
     const entry: Json = { ...fields, LedgerEntryType: type, index: node.LedgerIndex.toUpperCase() };
     if (!deleted && !UNTHREADED.has(type)) {

@@ -6,12 +6,14 @@ import {
   AppError,
   BadRequestError,
   buildOpenApi,
+  type AccessRequirement,
   createHttpApp,
   ErrorCode,
   mountRoutes,
   namingOf,
   openApiPaths,
   type AppDeps,
+  type Config,
   type OpenApiObject,
 } from '@xle/core';
 import { DEFAULT_LIMITS } from './dsl-guard.js';
@@ -69,10 +71,25 @@ export function createSearchRouter(deps: AppDeps): SearchRouter {
   router.use(searchPayments({ config, client, logger }));
   router.use(jsonBody());
   const inner = new Router({ sensitive: true });
-  mountRoutes(inner, routes);
-  router.use(inner.routes(), inner.allowedMethods({ throw: true }));
-  return { router, openApiPaths: openApiPaths(routes, { prefix: '/api/v1', errors: SEARCH_ERRORS }) };
+  mountRoutes(inner, routes, { validateResponses: config.api.validateResponses });
+  router.use(inner.routes(), inner.allowedMethods());
+  return {
+    router,
+    openApiPaths: openApiPaths(routes, {
+      prefix: '/api/v1',
+      errors: SEARCH_ERRORS,
+      access: SEARCH_ACCESS[config.access.search],
+    }),
+  };
 }
+
+/** What a search caller shows, per `access.search` (the OpenAPI security of every search operation). */
+const SEARCH_ACCESS: Readonly<Record<Config['access']['search'], AccessRequirement>> = {
+  keys: 'key',
+  payg: 'payg',
+  'keys+payg': 'key-or-payg',
+  open: 'open',
+};
 
 /** The search API as its own Koa app; its OpenAPI document is open to all, outside the doors. */
 export function createSearchApp(deps: AppDeps): Koa {
@@ -93,6 +110,6 @@ export function createSearchApp(deps: AppDeps): Koa {
     ctx.body = openapi;
   });
   app.use(search.router.routes());
-  app.use(search.router.allowedMethods({ throw: true }));
+  app.use(search.router.allowedMethods());
   return app;
 }

@@ -26,8 +26,10 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     overrides: {
       es: { indexPrefix: prefix },
       log: { level: 'silent' },
+      // Every 200 a test receives is checked against its route's published schema.
       access: { mode: 'open', search: 'open' },
       ...overrides,
+      api: { validateResponses: true, ...overrides.api },
     },
   });
 }

@@ -37,6 +37,9 @@ export interface PlanLimitsOptions {
 /** Answered without counting against the daily quota (bursts still apply). */
 export const UNMETERED_PATHS: ReadonlySet<string> = new Set(['/api/v1/ping', '/api/v1/openapi.json', '/api/v1/docs']);
 
+/** Requests no plan counts: health, the OpenAPI document and the reference (its script included). */
+export const isUnmetered = (path: string): boolean => UNMETERED_PATHS.has(path) || path.startsWith('/api/v1/docs/');
+
 /** The search routes: mounted in the API app they keep their own door (`searchAccess`), without a free plan. */
 export const SEARCH_PATHS = /^\/api\/v1\/(search|sql)(\/|$)/i;
 
@@ -145,7 +148,7 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
     const key: CounterKey = { plan: access.plan, client: access.client, day: utcDay(at) };
     const id = `${key.plan}.${key.client}`;
     const reset = secondsUntilUtcMidnight(at);
-    const metered = !UNMETERED_PATHS.has(ctx.path);
+    const metered = !isUnmetered(ctx.path);
 
     if (!burst.take(id, limit.perSecond, at)) {
       deps.metrics?.quotaRefusals.inc({ plan: access.plan, window: 'second' });

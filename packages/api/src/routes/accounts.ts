@@ -16,7 +16,21 @@ import {
   accountTrustLines,
 } from '../resources/accounts.js';
 import { accountTransactions } from '../resources/transactions.js';
-import { AnyObject } from '../schemas/responses.js';
+import {
+  AccountActivations,
+  AccountAncestry,
+  AccountAssets,
+  AccountDepositPreauths,
+  AccountEscrows,
+  AccountInfo,
+  AccountNfts,
+  AccountObligation,
+  AccountObligations,
+  AccountOrders,
+  AccountSettings,
+  AccountTrustLines,
+} from '../schemas/responses/accounts.js';
+import { AccountTransactionsPage } from '../schemas/responses/transactions.js';
 import { AccountParam } from '../schemas/params.js';
 import { AccountTxQuery } from '../schemas/queries.js';
 
@@ -29,7 +43,7 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
     path: string,
     summary: string,
     read: (engine: Engine, account: string) => Promise<unknown>,
-    response: TSchema = AnyObject,
+    response: TSchema,
   ): AnyRoute =>
     defineRoute({
       method: 'get',
@@ -43,17 +57,22 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       handler: ({ params }) => read(engine, params.ACCOUNT),
     });
   return [
-    account('', 'Account information with its activation and labels', accountInfo),
-    account('/settings', 'Account settings from its flags and fields', accountSettingsOf),
-    account('/activations', 'Accounts this account activated', accountActivations),
-    account('/ancestry', 'The chain of activating accounts, oldest first', accountAncestry),
-    account('/escrows', 'Escrows the account created', accountEscrows),
-    account('/deposit_preauths', 'Accounts this account preauthorised', accountDepositPreauths),
-    account('/orders', 'Outstanding DEX offers of the account', accountOrders),
-    account('/trustlines2', 'Trust lines of the account, as account_lines shows them', accountTrustLines),
-    account('/assets', 'Tokens the account holds (positive balances)', accountAssets),
-    account('/obligations', 'Tokens the account issued, summed per currency', accountObligations),
-    account('/nfts', 'NFTs the account owns, from its NFToken pages', accountNfts, Type.Array(AnyObject)),
+    account('', 'Account information with its activation and labels', accountInfo, AccountInfo),
+    account('/settings', 'Account settings from its flags and fields', accountSettingsOf, AccountSettings),
+    account('/activations', 'Accounts this account activated', accountActivations, AccountActivations),
+    account('/ancestry', 'The chain of activating accounts, oldest first', accountAncestry, AccountAncestry),
+    account('/escrows', 'Escrows the account created', accountEscrows, AccountEscrows),
+    account('/deposit_preauths', 'Accounts this account preauthorised', accountDepositPreauths, AccountDepositPreauths),
+    account('/orders', 'Outstanding DEX offers of the account', accountOrders, AccountOrders),
+    account(
+      '/trustlines2',
+      'Trust lines of the account, as account_lines shows them',
+      accountTrustLines,
+      AccountTrustLines,
+    ),
+    account('/assets', 'Tokens the account holds (positive balances)', accountAssets, AccountAssets),
+    account('/obligations', 'Tokens the account issued, summed per currency', accountObligations, AccountObligations),
+    account('/nfts', 'NFTs the account owns, from its NFToken pages', accountNfts, AccountNfts),
     defineRoute({
       method: 'get',
       path: '/account/{ACCOUNT}/obligation/{TOKEN_ID}',
@@ -61,7 +80,7 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       tags: ['Account'],
       params: Type.Object({ ACCOUNT: AccountParam, TOKEN_ID: TokenIdParam }),
       query: NoQuery,
-      response: Type.Number(),
+      response: AccountObligation,
       cache: 'latest',
       handler: ({ params }) => accountObligation(engine, params.ACCOUNT, params.TOKEN_ID),
     }),
@@ -72,7 +91,7 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       tags: ['Account'],
       params: AccountPath,
       query: AccountTxQuery,
-      response: AnyObject,
+      response: AccountTransactionsPage,
       cache: 'latest',
       handler: ({ params, query }) => accountTransactions(engine, params.ACCOUNT, query),
     }),

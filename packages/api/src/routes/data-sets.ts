@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { defineRoute, NoParams, NoQuery, type AnyRoute } from '@xle/core';
-import { FACT_DESCRIPTIONS, FACT_NAMESPACES, METRIC_IDS } from '@xle/documents';
+import { FACT_NAMESPACES, METRIC_IDS } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { accountWalletKyc } from '../resources/accounts.js';
 import {
@@ -19,7 +19,20 @@ import {
   serverVersions,
 } from '../resources/data-sets.js';
 import { AccountParam, HashParam, PublicKeyParam } from '../schemas/params.js';
-import { AnyObject } from '../schemas/responses.js';
+import { WalletKyc } from '../schemas/responses/accounts.js';
+import {
+  Amendment,
+  AmendmentList,
+  Balances,
+  Fact,
+  Facts,
+  Metrics,
+  NetworkFee,
+  Node,
+  NodeList,
+  ServerInfo,
+  ServerVersions,
+} from '../schemas/responses/data-sets.js';
 
 const TAGS = ['Other resources'];
 const Namespace = Type.Union(FACT_NAMESPACES.map((ns) => Type.Literal(ns)));
@@ -29,15 +42,6 @@ const Day = Type.String({
   format: 'date',
   description: 'A UTC day, YYYY-MM-DD.',
 });
-
-const factDescription = Object.entries(FACT_DESCRIPTIONS)
-  .map(
-    ([ns, facts]) =>
-      `${ns}: ${Object.entries(facts)
-        .map(([id, text]) => `\`${id}\` ${text}`)
-        .join(' ')}`,
-  )
-  .join(' ');
 
 /** The routes over the derived data sets: 503 DATA_NOT_READY until their job has run once. */
 export function dataSetRoutes(engine: Engine): AnyRoute[] {
@@ -50,7 +54,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: NoParams,
       query: NoQuery,
-      response: Type.Array(AnyObject),
+      response: AmendmentList,
       handler: () => amendmentList(engine),
     }),
     defineRoute({
@@ -61,7 +65,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: Type.Object({ AMENDMENT_ID: HashParam }),
       query: NoQuery,
-      response: AnyObject,
+      response: Amendment,
       handler: ({ params }) => amendmentById(engine, params.AMENDMENT_ID),
     }),
     defineRoute({
@@ -72,9 +76,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: Type.Object({ NAMESPACE_ID: Namespace }),
       query: NoQuery,
-      response: Type.Record(Type.String(), Type.String(), {
-        description: `Fact name to value (a decimal string). ObjectCount: ledger entry type to count. ${factDescription}`,
-      }),
+      response: Facts,
       handler: ({ params }) => factsOf(engine, params.NAMESPACE_ID),
     }),
     defineRoute({
@@ -88,7 +90,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
         FACT_ID: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
       }),
       query: NoQuery,
-      response: Type.Object({ value: Type.String() }),
+      response: Fact,
       handler: ({ params }) => factById(engine, params.NAMESPACE_ID, params.FACT_ID),
     }),
     defineRoute({
@@ -105,12 +107,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
         },
         { additionalProperties: false },
       ),
-      response: Type.Array(AnyObject, {
-        description:
-          '`{date, <METRIC_ID>: {...}}` per day with data. metric: accounts_created, ledger_count, ledger_interval (s), ' +
-          'payments_count, transaction_count, tx_per_ledger; type: count per TransactionType; result: count per ' +
-          'TransactionResult; amm: count per AMM transaction type and total.',
-      }),
+      response: Metrics,
       handler: ({ params, query }) => metricsOf(engine, params.METRIC_ID, query.from, query.to),
     }),
     defineRoute({
@@ -127,7 +124,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
         },
         { additionalProperties: false },
       ),
-      response: Type.Array(AnyObject, { description: 'Largest balance first; `balance` in drops.' }),
+      response: Balances,
       handler: ({ query }) => balances(engine, query.limit ?? 10_000, query.offset ?? 0),
     }),
     defineRoute({
@@ -138,7 +135,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: NoParams,
       query: NoQuery,
-      response: AnyObject,
+      response: NetworkFee,
       handler: () => latestSnapshot(engine, 'fee'),
     }),
     defineRoute({
@@ -149,7 +146,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: NoParams,
       query: NoQuery,
-      response: AnyObject,
+      response: ServerInfo,
       handler: () => serverInfo(engine),
     }),
     defineRoute({
@@ -160,7 +157,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: NoParams,
       query: NoQuery,
-      response: Type.Array(Type.String()),
+      response: ServerVersions,
       handler: () => serverVersions(engine),
     }),
     defineRoute({
@@ -171,7 +168,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: NoParams,
       query: NoQuery,
-      response: Type.Array(AnyObject),
+      response: NodeList,
       handler: () => nodeList(engine),
     }),
     defineRoute({
@@ -182,7 +179,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: Type.Object({ NODE_PUBLIC_KEY: PublicKeyParam }),
       query: NoQuery,
-      response: AnyObject,
+      response: Node,
       handler: ({ params }) => nodeByKey(engine, params.NODE_PUBLIC_KEY),
     }),
     defineRoute({
@@ -193,7 +190,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       tags: ['Account'],
       params: Type.Object({ ACCOUNT: AccountParam }),
       query: NoQuery,
-      response: Type.Object({ account: Type.String(), kycApproved: Type.Boolean() }),
+      response: WalletKyc,
       handler: ({ params }) => accountWalletKyc(engine, params.ACCOUNT),
     }),
   ];

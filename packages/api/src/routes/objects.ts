@@ -7,19 +7,7 @@ import { nftById } from '../resources/nfts.js';
 import { ledgerObject } from '../resources/objects.js';
 import { AccountParam, HashParam, ObjectIdParam } from '../schemas/params.js';
 import { LimitOffsetQuery } from '../schemas/queries.js';
-import { AnyObject } from '../schemas/responses.js';
-
-const Label = Type.Object(
-  {
-    name: Type.Optional(Type.String()),
-    desc: Type.Optional(Type.String()),
-    account: Type.String(),
-    domain: Type.Optional(Type.String()),
-    twitter: Type.Optional(Type.String()),
-    verified: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: true },
-);
+import { AmmInfo, AmmPools, LedgerObject, NftInfo, WellKnownAccounts } from '../schemas/responses/objects.js';
 
 /** NFTs, AMMs, ledger objects and labels. */
 export function objectRoutes(engine: Engine): AnyRoute[] {
@@ -31,7 +19,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
       tags: ['NFT, AMM, token'],
       params: Type.Object({ NFTOKEN_ID: HashParam }),
       query: NoQuery,
-      response: AnyObject,
+      response: NftInfo,
       cache: 'latest',
       handler: ({ params }) => nftById(engine, params.NFTOKEN_ID),
     }),
@@ -42,11 +30,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
       tags: ['AMM'],
       params: NoParams,
       query: LimitOffsetQuery,
-      response: Type.Array(AnyObject, {
-        description:
-          'Each entry is the AMM ledger entry with `Balance`, the XRP its account holds (in XRP), ' +
-          'ordered by AMM account.',
-      }),
+      response: AmmPools,
       cache: 'latest',
       handler: ({ query }) => ammPools(engine, query.limit ?? 100, query.offset ?? 0),
     }),
@@ -57,7 +41,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
       tags: ['AMM'],
       params: Type.Object({ AMM_ACCOUNT: AccountParam }),
       query: NoQuery,
-      response: AnyObject,
+      response: AmmInfo,
       cache: 'latest',
       handler: ({ params }) => ammInfo(engine, params.AMM_ACCOUNT),
     }),
@@ -68,12 +52,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
       tags: ['Other resources'],
       params: Type.Object({ OBJECT_ID: ObjectIdParam }),
       query: NoQuery,
-      response: Type.Object({
-        index: Type.String(),
-        ledger_index: Type.Integer(),
-        node: Type.Object({}, { additionalProperties: true }),
-        validated: Type.Boolean(),
-      }),
+      response: LedgerObject,
       cache: 'latest',
       handler: ({ params }) => ledgerObject(engine, params.OBJECT_ID),
     }),
@@ -84,7 +63,7 @@ export function objectRoutes(engine: Engine): AnyRoute[] {
       tags: ['Other resources'],
       params: NoParams,
       query: NoQuery,
-      response: Type.Array(Label),
+      response: WellKnownAccounts,
       handler: () => wellKnownNames(engine),
     }),
   ];

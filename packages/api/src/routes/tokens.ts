@@ -5,7 +5,7 @@ import { TOKEN_SORTS } from '../queries/tokens.js';
 import { tokenByCode, tokenList } from '../resources/tokens.js';
 import { TokenParam } from '../schemas/params.js';
 import { LimitOffset } from '../schemas/queries.js';
-import { AnyObject } from '../schemas/responses.js';
+import { Token, Tokens } from '../schemas/responses/objects.js';
 
 export { TOKEN_SORTS };
 
@@ -37,7 +37,7 @@ export function tokenRoutes(engine: Engine): AnyRoute[] {
       tags: ['NFT, AMM, token'],
       params: NoParams,
       query: TokensQuery,
-      response: Type.Array(AnyObject, { description: 'Tokens without tomldata; ties ordered by id.' }),
+      response: Tokens,
       handler: ({ query }) => tokenList(engine, query),
     }),
     defineRoute({
@@ -48,7 +48,7 @@ export function tokenRoutes(engine: Engine): AnyRoute[] {
       tags: ['NFT, AMM, token'],
       params: Type.Object({ TOKEN: TokenParam }),
       query: NoQuery,
-      response: AnyObject,
+      response: Token,
       handler: ({ params }) => tokenByCode(engine, params.TOKEN),
     }),
   ];

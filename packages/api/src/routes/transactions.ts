@@ -4,7 +4,7 @@ import type { Engine } from '../engine.js';
 import { latestLedgers, ledgerById, ledgerTransactions } from '../resources/ledgers.js';
 import { transactionById } from '../resources/transactions.js';
 import { LedgerIdParam, TxIdParam } from '../schemas/params.js';
-import { AnyObject } from '../schemas/responses.js';
+import { Ledger, LedgersList, LedgerTransactions, Transaction } from '../schemas/responses/transactions.js';
 
 const TAGS = ['Transaction and ledger'];
 const LedgerPath = Type.Object({ LEDGER_INDEX: LedgerIdParam });
@@ -18,7 +18,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: Type.Object({ HASH: TxIdParam }),
       query: NoQuery,
-      response: AnyObject,
+      response: Transaction,
       // Only validated ledgers are indexed: a transaction found never changes.
       cache: 'immutable',
       handler: ({ params }) => transactionById(engine, params.HASH),
@@ -30,7 +30,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: NoParams,
       query: NoQuery,
-      response: Type.Object({ current_ledger: Type.Integer(), ledgers: Type.Array(AnyObject) }),
+      response: LedgersList,
       cache: 'latest',
       handler: () => latestLedgers(engine),
     }),
@@ -41,7 +41,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: LedgerPath,
       query: NoQuery,
-      response: AnyObject,
+      response: Ledger,
       cache: 'immutable',
       handler: ({ params }) => ledgerById(engine, params.LEDGER_INDEX),
     }),
@@ -52,7 +52,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: LedgerPath,
       query: NoQuery,
-      response: Type.Array(AnyObject),
+      response: LedgerTransactions,
       cache: 'immutable',
       handler: ({ params }) => ledgerTransactions(engine, params.LEDGER_INDEX),
     }),

@@ -4,17 +4,11 @@ import { VALIDATORS_JOB } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { validatorInfo, validatorRegistry, validatorReports } from '../resources/validators.js';
 import { PublicKeyParam } from '../schemas/params.js';
-import { AnyObject } from '../schemas/responses.js';
+import { ValidatorInfo, ValidatorRegistry, ValidatorReports } from '../schemas/responses/validators.js';
 
 const TAGS = ['Other resources'];
 /** The validators data set: computed from a validator list by the validators job. */
 const VALIDATORS = { job: VALIDATORS_JOB, command: 'pnpm ingest validators --list FILE_OR_URL' };
-const AgreementSchema = Type.Object({
-  missed: Type.Number(),
-  total: Type.Number(),
-  score: Type.String(),
-  incomplete: Type.Boolean(),
-});
 
 export function validatorRoutes(engine: Engine): AnyRoute[] {
   return [
@@ -26,7 +20,7 @@ export function validatorRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: NoParams,
       query: NoQuery,
-      response: Type.Array(AnyObject),
+      response: ValidatorRegistry,
       handler: () => validatorRegistry(engine),
     }),
     defineRoute({
@@ -37,15 +31,7 @@ export function validatorRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: Type.Object({ VALIDATOR_PUBLIC_KEY: PublicKeyParam }),
       query: NoQuery,
-      response: Type.Object(
-        {
-          agreement_1h: AgreementSchema,
-          agreement_24h: AgreementSchema,
-          agreement_30day: AgreementSchema,
-          result: Type.Literal('success'),
-        },
-        { additionalProperties: true },
-      ),
+      response: ValidatorInfo,
       handler: ({ params }) => validatorInfo(engine, params.VALIDATOR_PUBLIC_KEY),
     }),
     defineRoute({
@@ -56,10 +42,7 @@ export function validatorRoutes(engine: Engine): AnyRoute[] {
       tags: TAGS,
       params: Type.Object({ PUBLIC_KEY: PublicKeyParam }),
       query: NoQuery,
-      response: Type.Object(
-        { result: Type.Literal('success'), count: Type.Number(), reports: Type.Array(AnyObject) },
-        { additionalProperties: false },
-      ),
+      response: ValidatorReports,
       handler: ({ params }) => validatorReports(engine, params.PUBLIC_KEY),
     }),
   ];

@@ -13,6 +13,7 @@ const HEX64 = '^[0-9A-Fa-f]{64}$';
 
 export const AccountParam = Type.String({
   format: 'xrpl-address',
+  pattern: '^r[1-9A-HJ-NP-Za-km-z]{24,34}$',
   description: 'Classic address: base58, 25 to 35 characters, starts with r, with a valid checksum.',
   examples: ['rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw'],
 });

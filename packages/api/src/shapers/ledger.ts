@@ -14,7 +14,8 @@ export function shapeLedger(doc: Json, options: { withDestroyed?: boolean } = {}
     close_time_resolution: doc.close_time_resolution,
     parent_close_time: doc.parent_close_time,
     tx_count: doc.tx_count,
-    total_coins: Number(doc.total_coins),
+    // Drops of XRP in existence: above 2^53, so a BigInt, written as an exact literal (core toJson).
+    total_coins: BigInt(doc.total_coins as string),
     validated: true,
   };
   if (options.withDestroyed === true) out.destroyed_coins = doc.destroyed_coins;

@@ -69,11 +69,9 @@ export function shapeTransaction(
   out.AccountName = labelOf(labels, doc.Account);
   out.DestinationName = labelOf(labels, doc.Destination);
   if (doc.TransactionType === 'EnableAmendment') out.AmendmentName = amendmentNames.get(String(doc.Amendment)) ?? null;
-  if (typeof doc.SigningPubKey === 'string' && doc.SigningPubKey !== '') {
-    const account = signerAccount(doc.SigningPubKey);
-    // Not a valid public key: leave the field out rather than guess.
-    if (account !== null) out.SigningPubKeyAccount = account;
-  }
+  // Null where there is no single signing key (multi-signed, pseudo-transactions) or it is not valid.
+  out.SigningPubKeyAccount =
+    typeof doc.SigningPubKey === 'string' && doc.SigningPubKey !== '' ? signerAccount(doc.SigningPubKey) : null;
   return out;
 }
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
+import { getJson, loadedIndices, runAllJobs, serve } from '../fixtures/serve.js';
 
 /**
  * Schema-driven fuzzing: requests generated from the OpenAPI document itself (every operation,
@@ -22,6 +22,7 @@ interface Parameter {
     maximum?: number;
     anyOf?: { const?: unknown }[];
     enum?: unknown[];
+    examples?: string[];
   };
 }
 interface Operation {
@@ -61,6 +62,8 @@ const junk = fc.oneof(
 /** Values that fit the schema (weighted 4:1 over junk, so most requests reach the engine). */
 function valueFor(schema: Parameter['schema']): fc.Arbitrary<string> {
   const options: fc.Arbitrary<string>[] = [];
+  // The document's examples are real ids of the fixture data: they reach existing resources.
+  if (schema.examples !== undefined && schema.examples.length > 0) options.push(fc.constantFrom(...schema.examples));
   if (schema.pattern !== undefined) options.push(fc.stringMatching(new RegExp(schema.pattern)));
   if (schema.format === 'xrpl-address') {
     options.push(
@@ -127,6 +130,8 @@ function requestFor(op: Operation): fc.Arbitrary<string> {
 
 t.test(`${REQUESTS} generated requests, no 5xx`, async (t) => {
   const target = await loadedIndices(t);
+  // The derived data sets too, so that their routes answer (and are checked) rather than 503.
+  await runAllJobs(target);
   const base = await serve(t, target);
   const origin = base.replace(/\/api\/v1$/, '');
   const doc = (await getJson(`${base}/openapi.json`)).body as {

@@ -82,6 +82,9 @@ t.test('ledgers', async (t) => {
     total_coins: Number,
     destroyed_coins: Number,
   });
+  // Above 2^53: written as the exact literal rippled reported, not rounded to 99986441776131100.
+  const exact = await (await fetch(`${base}/ledger/94084608`)).text();
+  t.match(exact, /"total_coins":99986441776131104[,}]/, 'total_coins exact above 2^53');
   const one = await getJson(`${base}/ledger/83258110`);
   t.match(one.body, {
     ledger_index: 83258110,
@@ -423,9 +426,15 @@ t.test('OpenAPI 3.1 from the same schemas, and the docs page', async (t) => {
   const page = await fetch(`${base}/docs`);
   t.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
   const html = await page.text();
-  t.match(html, '/api/v1/account/{ACCOUNT}/transactions');
-  t.match(html, '/api/v1/sql');
-  t.notMatch(html, /<script/, 'no scripts, no CDN');
+  t.match(html, 'data-url="/api/v1/openapi.json"', 'the reference renders the OpenAPI document');
+  t.notMatch(html, /https?:\/\//, 'nothing fetched from another host (no CDN)');
+  const src = /<script src="([^"]+)"/.exec(html)?.[1];
+  t.match(src, /^\/api\/v1\/docs\/scalar-[\d.]+\.js$/, 'the bundle, served by this process');
+  const bundle = await fetch(`${base}${src!.replace('/api/v1', '')}`);
+  t.equal(bundle.status, 200);
+  t.equal(bundle.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  t.match(bundle.headers.get('cache-control'), /immutable/, 'versioned, cached for good');
+  t.ok((await bundle.arrayBuffer()).byteLength > 100_000, 'the standalone bundle');
 });
 
 t.test('CORS and body caps', async (t) => {

@@ -110,7 +110,7 @@ t.test('shapers', async (t) => {
       close_time: 1,
       close_time_human: 'x',
       tx_count: 0,
-      total_coins: 100,
+      total_coins: 100n,
       validated: true,
       destroyed_coins: 12,
     },

@@ -25,6 +25,11 @@ export function errorHandler(logger: Logger): Middleware {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new AppError(404, ErrorCode.NotFound, `No route for ${ctx.method} ${ctx.path}.`);
       }
+      // A router's allowedMethods answered a path with another method (405) or a method it does not
+      // know (501, e.g. TRACE): the Allow header it set stays, the body is the shared one.
+      if ((ctx.status === 405 || ctx.status === 501) && (ctx.body === undefined || ctx.body === null)) {
+        throw new AppError(405, ErrorCode.MethodNotAllowed, `${ctx.method} is not allowed on ${ctx.path}.`);
+      }
     } catch (thrown) {
       const error = fromHttpError(mapEngineError(thrown));
       const { status, body, retryAfter } = toErrorBody(error);

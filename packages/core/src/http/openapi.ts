@@ -24,22 +24,57 @@ export const ERROR_BODY_SCHEMA: OpenApiObject = {
   },
 };
 
+/** How a client proves access: an API key of a plan, or a pay-as-you-go claim (see @xle/access). */
+export const SECURITY_SCHEMES: OpenApiObject = {
+  ApiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description:
+      'A key of a subscription plan (`pnpm keys create --plan pro`). Without one, a REST request counts against the free plan of its address.',
+  },
+  PaymentClaim: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Payment-Claim',
+    description: 'A signed XRP payment-channel claim covering the request (pay as you go).',
+  },
+};
+
+/** An operation's security requirements: none, a key optional (`{}` admits anonymous), or required. */
+export type AccessRequirement = 'open' | 'key-optional' | 'key' | 'payg' | 'key-or-payg';
+const SECURITY: Readonly<Record<AccessRequirement, OpenApiObject[] | undefined>> = {
+  open: undefined,
+  'key-optional': [{}, { ApiKey: [] }],
+  key: [{ ApiKey: [] }],
+  payg: [{ PaymentClaim: [] }],
+  'key-or-payg': [{ ApiKey: [] }, { PaymentClaim: [] }],
+};
+
 /** An OpenAPI response answered with the shared error body (components.schemas.ErrorBody). */
 export function errorResponse(description: string): OpenApiObject {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
 }
 
+/** Example values of path parameters by name (real ids of a data set), for readers and fuzzers. */
+export type ParameterExamples = Readonly<Record<string, readonly string[]>>;
+
 /** OpenAPI parameter objects for each property of a path or query schema (path ones are required). */
-export function openApiParameters(where: 'path' | 'query', object: TObject): OpenApiObject[] {
+export function openApiParameters(
+  where: 'path' | 'query',
+  object: TObject,
+  examples: ParameterExamples = {},
+): OpenApiObject[] {
   const required = new Set((object.required as string[] | undefined) ?? []);
   return Object.entries(object.properties as Record<string, TSchema>).map(([name, schema]) => {
     const { description, ...rest } = plainSchema(schema);
+    const known = where === 'path' ? examples[name] : undefined;
     return {
       name,
       in: where,
       required: where === 'path' || required.has(name),
       ...(description === undefined ? {} : { description }),
-      schema: rest,
+      schema: known === undefined ? rest : { ...rest, examples: known },
     };
   });
 }
@@ -55,12 +90,21 @@ export interface OpenApiOptions {
   prefix: string;
   /** Statuses every route may answer besides 200, unless it declares its own. */
   errors: Readonly<Record<string, string>>;
+  /** What the operations' callers must show (default open). */
+  access?: AccessRequirement;
+  /** Example values of path parameters, by name. */
+  examples?: ParameterExamples;
 }
 
 /** The operation of one route: parameters, body, answers, from the schemas that validate it. */
-function operationOf(route: AnyRoute, errors: Readonly<Record<string, string>>): OpenApiObject {
+function operationOf(
+  route: AnyRoute,
+  errors: Readonly<Record<string, string>>,
+  access: AccessRequirement,
+  examples: ParameterExamples,
+): OpenApiObject {
   const parameters = [
-    ...(route.params === undefined ? [] : openApiParameters('path', route.params)),
+    ...(route.params === undefined ? [] : openApiParameters('path', route.params, examples)),
     ...(route.query === undefined ? [] : openApiParameters('query', route.query)),
   ];
   const schema = plainSchema(route.response);
@@ -87,18 +131,22 @@ function operationOf(route: AnyRoute, errors: Readonly<Record<string, string>>):
       ? {}
       : { requestBody: { required: true, content: { 'application/json': { schema: plainSchema(route.body) } } } }),
     responses,
+    ...(SECURITY[access] === undefined ? {} : { security: SECURITY[access] }),
   };
 }
 
 /** The path items of declared routes, keyed by their full path. */
 export function openApiPaths(
   routes: readonly AnyRoute[],
-  options: Pick<OpenApiOptions, 'prefix' | 'errors'>,
+  options: Pick<OpenApiOptions, 'prefix' | 'errors' | 'access' | 'examples'>,
 ): Record<string, OpenApiObject> {
   const paths: Record<string, OpenApiObject> = {};
   for (const route of routes) {
     const path = `${options.prefix}${route.path}`;
-    paths[path] = { ...(paths[path] ?? {}), [route.method]: operationOf(route, options.errors) };
+    paths[path] = {
+      ...(paths[path] ?? {}),
+      [route.method]: operationOf(route, options.errors, options.access ?? 'open', options.examples ?? {}),
+    };
   }
   return paths;
 }
@@ -110,6 +158,6 @@ export function buildOpenApi(routes: readonly AnyRoute[], options: OpenApiOption
     info: options.info,
     servers: [{ url: '/' }],
     paths: openApiPaths(routes, options),
-    components: { schemas: { ErrorBody: ERROR_BODY_SCHEMA } },
+    components: { schemas: { ErrorBody: ERROR_BODY_SCHEMA }, securitySchemes: SECURITY_SCHEMES },
   };
 }

@@ -2,6 +2,9 @@ import etag from 'etag';
 import type { Context } from 'koa';
 import type Router from '@koa/router';
 import Type, { type Static, type TObject, type TSchema } from 'typebox';
+import Compile from 'typebox/compile';
+import { AppError, ErrorCode } from '../errors.js';
+import { toJson } from './json.js';
 import { compileValidator } from './validate.js';
 
 /** A route whose answer is a data set computed by a job: 503 DATA_NOT_READY until its first run. */
@@ -81,6 +84,31 @@ export function defineRoute<
 export interface MountOptions {
   /** Checked after validation and before the handler, for routes that declare a data set. */
   requireDataSet?: (gate: DataSetGate, path: string) => Promise<void>;
+  /** Check every JSON answer against the route's response schema (api.validateResponses). */
+  validateResponses?: boolean;
+}
+
+/**
+ * The check of a route's answers against its published schema: a mismatch is the server's fault,
+ * answered 500 RESPONSE_CONTRACT_VIOLATION with where the answer and the schema part (the first 10).
+ */
+function responseChecker(route: AnyRoute): (answer: unknown) => void {
+  const checker = Compile(route.response);
+  return (answer) => {
+    // What the client receives: JSON, so undefined members are absent.
+    const sent: unknown = JSON.parse(toJson(answer));
+    if (checker.Check(sent)) return;
+    const errors = [...checker.Errors(sent)].slice(0, 10).map((e) => ({
+      path: e.instancePath,
+      message: e.message,
+    }));
+    throw new AppError(
+      500,
+      ErrorCode.ResponseContractViolation,
+      `The answer of ${route.method.toUpperCase()} ${route.path} does not match its published schema.`,
+      { details: { errors } },
+    );
+  };
 }
 
 /** Mounts declared routes on a router: validate → gate → handler → body. */
@@ -90,6 +118,7 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
     const query = compileValidator('query', route.query ?? NoQuery);
     const body = route.body === undefined ? undefined : compileValidator('body', route.body);
     const gate = route.dataSet;
+    const contract = options.validateResponses === true ? responseChecker(route) : undefined;
     router[route.method](route.path.replace(/\{(\w+)\}/g, ':$1'), async (ctx) => {
       const input = {
         params: params(ctx.params),
@@ -100,8 +129,9 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       if (gate !== undefined && options.requireDataSet !== undefined) await options.requireDataSet(gate, route.path);
       const answer = await route.handler(input as never, ctx);
       if (answer === undefined) return;
+      contract?.(answer);
       // Serialised once here (not again by Koa), so the ETag costs one hash of the bytes sent.
-      const json = JSON.stringify(answer);
+      const json = toJson(answer);
       ctx.type = 'json';
       ctx.body = json;
       if (route.method !== 'get') return;

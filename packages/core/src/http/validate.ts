@@ -59,8 +59,32 @@ function parameterName(where: InputPart, error: ValidationError): string {
   return ruleOf(error)?.parameter ?? (error.instancePath.replace(/^\//, '').split('/')[0] || where);
 }
 
+/**
+ * Number texts. TypeBox's conversion would also turn `true` into 1 and `0.5` into an integer
+ * parameter's 0, which a parameter must not: numeric parameters are checked as text first.
+ */
+const NUMBER_TEXT = /^-?(?:\d+|\d*\.\d+)(?:[eE][-+]?\d+)?$/;
+const INTEGER_TEXT = /^-?\d+$/;
+
+/** The properties of a path or query schema that are numbers, with the text each must match. */
+function numericKeys(schema: TSchema): [string, RegExp][] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties).flatMap(([name, p]): [string, RegExp][] =>
+    p.type === 'integer' ? [[name, INTEGER_TEXT]] : p.type === 'number' ? [[name, NUMBER_TEXT]] : [],
+  );
+}
+
 /** Validates one part of the request; throws a 400 naming the offending parameter. */
-function check(where: InputPart, checker: Checker, raw: unknown): unknown {
+function check(where: InputPart, checker: Checker, raw: unknown, numeric: readonly [string, RegExp][] = []): unknown {
+  for (const [name, form] of numeric) {
+    const text = (raw as Record<string, unknown> | undefined)?.[name];
+    if (typeof text === 'string' && !form.test(text))
+      throw new BadRequestError(
+        `Invalid ${where} parameter "${name}": must be ${form === INTEGER_TEXT ? 'an integer' : 'a number'}.`,
+        { parameter: name, in: where, value: text },
+        ErrorCode.InvalidParameter,
+      );
+  }
   const value = checker.Convert(checker.Default(typeof raw === 'object' && raw !== null ? { ...raw } : raw));
   if (checker.Check(value)) return value;
   const errors = checker.Errors(value).filter((e) => e.keyword !== 'boolean');
@@ -91,5 +115,6 @@ function check(where: InputPart, checker: Checker, raw: unknown): unknown {
  */
 export function compileValidator<T extends TSchema>(where: InputPart, schema: T): (raw: unknown) => Static<T> {
   const checker = Compile(schema) as unknown as Checker;
-  return (raw) => check(where, checker, raw) as Static<T>;
+  const numeric = where === 'body' ? [] : numericKeys(schema);
+  return (raw) => check(where, checker, raw, numeric) as Static<T>;
 }

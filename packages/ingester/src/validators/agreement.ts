@@ -74,6 +74,9 @@ function consecutive(indices: number[]): boolean {
   return (sorted.at(-1) as number) - (sorted[0] as number) + 1 === sorted.length;
 }
 
+/** How long after a ledger closes its validations are signed, at most (rippled: a few seconds). */
+const VALIDATION_DELAY_SECONDS = 60;
+
 export function agreementOf(agreed: number, total: number, incomplete: boolean): Agreement {
   const counted = Math.min(agreed, total);
   return {
@@ -91,7 +94,8 @@ export interface Period {
 }
 
 /**
- * Totals of every window and reported day (pure). A period is complete when its indexed ledgers
+ * Totals of every window and reported day (pure), over the ledgers closed since validations were
+ * collected (`coverageStart`). A period is complete when its indexed ledgers
  * are consecutive and validations were being collected from its start (`coverageStart`); a day
  * also needs its indexed ledgers to span the whole day, so a day still running, or only partly
  * indexed, is incomplete.
@@ -103,8 +107,15 @@ export function periodsOf(
 ): { windows: Record<WindowName, Period>; days: Map<string, Period> } {
   const windowLedgers = new Map<WindowName, number[]>(WINDOW_NAMES.map((w) => [w, []]));
   const dayLedgers = new Map<string, LedgerRef[]>();
-  for (const [key, ledgers] of groups) {
+  for (const [key, all] of groups) {
     const { day, windows } = parseGroupKey(key);
+    // Only ledgers closed while validations were collected count: of the others nobody knows
+    // whether the validator signed them (no collection at all gives totals of 0, not misses).
+    // A validation is signed a few seconds after its ledger closes: the first one collected covers
+    // the ledger it signs.
+    const ledgers = all.filter(
+      (l) => coverageStart !== undefined && l.close_time >= coverageStart - VALIDATION_DELAY_SECONDS,
+    );
     for (const w of windows) windowLedgers.get(w)?.push(...ledgers.map((l) => l.ledger_index));
     if (day !== undefined) dayLedgers.set(day, [...(dayLedgers.get(day) ?? []), ...ledgers]);
   }
@@ -118,6 +129,10 @@ export function periodsOf(
   const days = new Map<string, Period>();
   for (const [day, ledgers] of dayLedgers) {
     const start = dayStart(day);
+    if (ledgers.length === 0) {
+      days.set(day, { total: 0, complete: false });
+      continue;
+    }
     const times = ledgers.map((l) => l.close_time);
     // Ledgers close every 3-5 s: a day is whole when its indexed ledgers reach within a minute of both ends.
     const spansDay = Math.min(...times) < start + 60 && Math.max(...times) >= start + 86_400 - 60;

@@ -1,0 +1,152 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import t from 'tap';
+import Compile from 'typebox/compile';
+import { createLogger, fixturesDir } from '@xle/core';
+import { METRIC_IDS } from '@xle/documents';
+import {
+  crawlNodes,
+  importWalletKyc,
+  loadValidatorList,
+  RippledSource,
+  runValidatorsJob,
+  snapshotNetwork,
+  verifyValidatorList,
+} from '@xle/ingester';
+import { readFixture, ReplayRippled } from '@xle/test-helpers';
+import { engineOf, getJson, loadedIndices, runAllJobs, serve } from '../fixtures/serve.js';
+
+/**
+ * The contract, walked: every GET operation of the published OpenAPI document is called on the
+ * fixture data with real ids, and each 200 body is checked against the schema the document
+ * publishes for it (the server checks it too: the suite runs with api.validateResponses).
+ */
+type Json = Record<string, unknown>;
+
+const target = await loadedIndices(t);
+await runAllJobs(target);
+const engine = engineOf(target);
+await importWalletKyc(engine, 'test', [{ account: 'rUzWJkXyEtT8ekSSxkBYPqCvHpngcy6Fks', kycApproved: true }]);
+const list = verifyValidatorList(await loadValidatorList(join(fixturesDir, 'validators/xrpl-dev-portal/vl.json')), {
+  allowExpired: true,
+});
+await runValidatorsJob({ engine }, { name: 'vl.ripple.com', list });
+// The network snapshots and the node crawl, from recorded mainnet answers replayed locally.
+const rippled = new ReplayRippled();
+await rippled.start();
+rippled.validated = 94084608;
+const source = new RippledSource({ url: rippled.url, logger: createLogger('test', 'silent'), attempts: 1 });
+await snapshotNetwork(engine, source, rippled.url);
+await source.close();
+await rippled.stop();
+const crawl = readFixture<Json>('rpc/xrpl-dev-portal/peer-crawler.crawl.json');
+const crawlServer = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(crawl));
+});
+await new Promise<void>((resolve) => crawlServer.listen(0, '127.0.0.1', resolve));
+await crawlNodes(engine, [`http://127.0.0.1:${(crawlServer.address() as AddressInfo).port}/crawl`], {
+  depth: 0,
+  maxServers: 20,
+  timeoutMs: 300,
+  concurrency: 4,
+  logger: createLogger('test', 'silent'),
+});
+crawlServer.close();
+const base = await serve(t, target);
+const doc = (await getJson(`${base}/openapi.json`)).body as {
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+};
+
+/** Real ids of the fixture data for each path parameter, read from the API's own lists. */
+async function exampleIds(): Promise<Record<string, string[]>> {
+  const first = async <T>(path: string, pick: (body: never) => T): Promise<T> => {
+    const answer = await getJson(`${base}${path}`);
+    if (answer.status !== 200) throw new Error(`${path}: ${answer.status}`);
+    return pick(answer.body as never);
+  };
+  const tokens = await first('/tokens', (b: Json[]) => b.slice(0, 3).map((x) => `${x.currency}.${x.issuer}`));
+  const pools = await first('/amm/pools', (b: Json[]) => b.slice(0, 3).map((x) => String(x.Account)));
+  const ledgerTxs = await first('/ledger/94084608/transactions', (b: Json[]) => b);
+  const nft = await first('/account/rfx2mVhTZzc6bLXKeYyFKtpha2LHrkNZFT/nfts', (b: Json[]) => b);
+  const validators = await first('/validatorregistry', (b: Json[]) => b.slice(0, 2).map((x) => String(x.master_key)));
+  const nodes = await first('/nodes', (b: Json[]) => b.slice(0, 2).map((x) => String(x.public_key)));
+  const amendments = await first('/amendments', (b: Json[]) => b.slice(0, 2).map((x) => String(x.amendment_id)));
+  return {
+    ACCOUNT: [
+      'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw',
+      'rUzWJkXyEtT8ekSSxkBYPqCvHpngcy6Fks',
+      'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y',
+      'rGhDCgik9CwiNpcNnYHkEHcMgw2dkLgtNB', // an escrow's owner
+      'rfx2mVhTZzc6bLXKeYyFKtpha2LHrkNZFT', // an NFT owner
+    ],
+    HASH: ledgerTxs.slice(0, 12).map((x) => String(x.hash)),
+    LEDGER_INDEX: ['94084608', '83258110'],
+    NFTOKEN_ID: nft.slice(0, 2).map((x) => String(x.NFTokenID)),
+    AMM_ACCOUNT: pools,
+    OBJECT_ID: [
+      'DBA5231FDE231A51F94640F890BF8FFDA45586EDBBD0ECCEAF532ADB8AC01A6F', // an Escrow
+      '4C53D1E11EE197DA72BDEF9F96F06B194C1AEFEB16D22214A6AE7DCE00000034', // an NFTokenPage
+    ],
+    AMENDMENT_ID: amendments,
+    NAMESPACE_ID: ['XRP'],
+    FACT_ID: ['total_supply'],
+    METRIC_ID: [...METRIC_IDS],
+    NODE_PUBLIC_KEY: nodes,
+    VALIDATOR_PUBLIC_KEY: validators,
+    PUBLIC_KEY: validators,
+    TOKEN: tokens,
+    TOKEN_ID: ['USD'],
+  };
+}
+
+const isEmptyObject = (schema: Json): boolean =>
+  schema.type === 'object' &&
+  Object.keys((schema.properties as Json | undefined) ?? {}).length === 0 &&
+  schema.patternProperties === undefined;
+
+t.test('every operation publishes a 200 schema that says something', async (t) => {
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const content = ((operation.responses as Json)['200'] as Json).content as Record<string, { schema: Json }>;
+      const json = content['application/json'];
+      if (json === undefined) continue; // CSV and other media types only
+      t.notOk(isEmptyObject(json.schema), `${method.toUpperCase()} ${path}`);
+      if (json.schema.type === 'array') t.notOk(isEmptyObject(json.schema.items as Json), `${path} items`);
+    }
+  }
+  t.match(doc.components.securitySchemes.ApiKey, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  t.ok(doc.paths['/api/v1/ping']?.get, '/ping is described');
+});
+
+t.test('every GET on the fixture data answers 200 with a body its published schema accepts', async (t) => {
+  const ids = await exampleIds();
+  let checked = 0;
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    const operation = methods.get;
+    if (operation === undefined) continue;
+    const content = ((operation.responses as Json)['200'] as Json).content as Record<string, { schema: Json }>;
+    const schema = content['application/json']?.schema;
+    if (schema === undefined) continue;
+    const check = Compile(schema as never);
+    const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+    const rounds = Math.max(1, ...names.map((n) => ids[n]?.length ?? 0));
+    for (let i = 0; i < rounds; i += 1) {
+      let url = path.replace('/api/v1', '');
+      for (const name of names) {
+        const values = ids[name];
+        if (values === undefined || values.length === 0) throw new Error(`no example id for ${name}`);
+        url = url.replace(`{${name}}`, encodeURIComponent(values[i % values.length] as string));
+      }
+      const answer = await getJson(`${base}${url}`);
+      t.equal(answer.status, 200, `GET ${url}`, { body: answer.body });
+      if (answer.status !== 200) continue;
+      const errors = [...check.Errors(answer.body)].slice(0, 5);
+      t.same(errors, [], `GET ${url} matches its schema`);
+      checked += 1;
+    }
+  }
+  t.ok(checked >= 60, `${checked} answers checked`);
+});
