@@ -9,5 +9,10 @@ export async function ledgerObject(engine: Engine, objectId: string): Promise<Js
   const doc = await engine.get<Json>('objects', id);
   if (doc === undefined || doc.deleted === true)
     throw new NotFoundError(`Ledger object ${id} is not in the indexed state.`, { index: id });
-  return shapeLedgerObject(id, doc);
+  // The hash of the ledger the entry was last written in, when that ledger is indexed.
+  const ledgerIndex = Number(doc.ledger_index);
+  const ledger = Number.isSafeInteger(ledgerIndex)
+    ? await engine.getInRange<{ ledger_hash?: string }>('ledgers', ledgerIndex, String(ledgerIndex))
+    : undefined;
+  return shapeLedgerObject(id, doc, ledger?.ledger_hash ?? null);
 }

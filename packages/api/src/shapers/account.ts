@@ -44,17 +44,17 @@ export function shapeAccount(doc: Json, labels: Labels): Json {
     settings: accountSettings(doc),
     accountName: labelOf(labels, entry.Account),
   };
-  if (typeof doc.parent === 'string') {
-    Object.assign(out, {
-      parent: doc.parent,
-      initial_balance: Number(doc.initial_balance),
-      inception: doc.inception,
-      ledger_index: doc.ledger_index,
-      tx_hash: doc.tx_hash,
-      parentName: labelOf(labels, doc.parent),
-    });
-  }
   for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
+  // The activation's fields are always there: null when the activation is not indexed.
+  const activated = typeof doc.parent === 'string';
+  Object.assign(out, {
+    parent: activated ? doc.parent : null,
+    initial_balance: activated ? Number(doc.initial_balance) : null,
+    inception: activated ? (doc.inception ?? null) : null,
+    ledger_index: activated ? (doc.ledger_index ?? null) : null,
+    tx_hash: activated ? (doc.tx_hash ?? null) : null,
+    parentName: activated ? labelOf(labels, doc.parent) : null,
+  });
   return out;
 }
 
@@ -84,8 +84,8 @@ export function shapeAncestry(account: string, chain: readonly Json[], labels: L
     .map((d, depth) => {
       const entry: Json = {
         account: d.Account,
-        inception: d.inception,
-        ledger_index: d.ledger_index,
+        inception: d.inception ?? null,
+        ledger_index: d.ledger_index ?? null,
         depth,
         accountName: labelOf(labels, d.Account),
       };
@@ -96,7 +96,13 @@ export function shapeAncestry(account: string, chain: readonly Json[], labels: L
     })
     .reverse();
   const self = chain[0] ?? {};
-  return { account, parent: self.parent, inception: self.inception, ledger_index: self.ledger_index, ancestry };
+  return {
+    account,
+    parent: self.parent ?? null,
+    inception: self.inception ?? null,
+    ledger_index: self.ledger_index ?? null,
+    ancestry,
+  };
 }
 
 /** Escrow entries as rippled writes them, with the creator's label (pure). */

@@ -81,6 +81,8 @@ async function exampleIds(): Promise<Record<string, string[]>> {
       'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y',
       'rGhDCgik9CwiNpcNnYHkEHcMgw2dkLgtNB', // an escrow's owner
       'rfx2mVhTZzc6bLXKeYyFKtpha2LHrkNZFT', // an NFT owner
+      'rHTaDFHJng6YVtThvv522LmJfkocBVkK6Z', // created in the loaded ledgers
+      'rJR7gjNe3DpJ7kpB4CHBxjDKfwVMpTKPpj', // its activation not indexed
     ],
     HASH: ledgerTxs.slice(0, 12).map((x) => String(x.hash)),
     LEDGER_INDEX: ['94084608', '83258110'],
@@ -149,4 +151,49 @@ t.test('every GET on the fixture data answers 200 with a body its published sche
     }
   }
   t.ok(checked >= 60, `${checked} answers checked`);
+});
+
+t.test('the fields the contract promises, where they used to be missing or inexact', async (t) => {
+  const get = async (path: string): Promise<Json> => {
+    const answer = await getJson(`${base}${path}`);
+    t.equal(answer.status, 200, path);
+    return answer.body as Json;
+  };
+  // Created in the loaded ledgers: rippled left Flags and OwnerCount (0) out of the metadata.
+  t.match(await get('/account/rHTaDFHJng6YVtThvv522LmJfkocBVkK6Z'), {
+    Flags: 0,
+    OwnerCount: 0,
+    ownerCount: 0,
+    parent: 'rJR7gjNe3DpJ7kpB4CHBxjDKfwVMpTKPpj',
+    inception: '2013-06-11T20:01:20.000Z',
+  });
+  // Its activation is not indexed: the activation's fields are there, null.
+  t.match(await get('/account/rJR7gjNe3DpJ7kpB4CHBxjDKfwVMpTKPpj'), {
+    parent: null,
+    initial_balance: null,
+    inception: null,
+    ledger_index: null,
+    tx_hash: null,
+    parentName: null,
+  });
+  const ancestry = await get('/account/rHTaDFHJng6YVtThvv522LmJfkocBVkK6Z/ancestry');
+  t.match((ancestry.ancestry as Json[])[0], {
+    account: 'rJR7gjNe3DpJ7kpB4CHBxjDKfwVMpTKPpj',
+    inception: null,
+    ledger_index: null,
+  });
+  // An escrow created in the loaded ledgers (to its own account: no DestinationNode).
+  const [escrow] = (await get('/account/rGhDCgik9CwiNpcNnYHkEHcMgw2dkLgtNB/escrows')) as unknown as Json[];
+  t.match(escrow, { Flags: 0, OwnerNode: '0' });
+  const object = await get('/object/DBA5231FDE231A51F94640F890BF8FFDA45586EDBBD0ECCEAF532ADB8AC01A6F');
+  t.match(object, { ledger_hash: /^[0-9A-F]{64}$/ });
+  // A pseudo-transaction has no signing key: the field is there, null.
+  const pseudo = ((await get('/ledger/94084608/transactions')) as unknown as Json[]).find(
+    (tx) => tx.TransactionType === 'UNLModify',
+  );
+  t.match(pseudo, { SigningPubKeyAccount: null });
+  // No validation was collected: the agreement says so, it does not count misses.
+  const validator = await get('/validator/nHB5kpvUaEpvCtwu31fMf6dTuuCNnWRctWrV3UEZ9rbtPdpvbUvJ');
+  for (const window of ['agreement_1h', 'agreement_24h', 'agreement_30day'])
+    t.match(validator[window], { missed: 0, total: 0, score: '0.00000', incomplete: true }, window);
 });

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
@@ -38,7 +38,17 @@ t.test('unknown routes and methods get the shared error body', async (t) => {
   t.same(await missing.json(), { error: { code: 'NOT_FOUND', message: 'No route for GET /api/v1/no-such-thing.' } });
   const post = await fetch(`${base}/api/v1/ping`, { method: 'POST' });
   t.equal(post.status, 405);
-  t.same(await post.json(), { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed.' } });
+  t.same(await post.json(), {
+    error: { code: 'METHOD_NOT_ALLOWED', message: 'POST is not allowed on /api/v1/ping.' },
+  });
+  t.equal(post.headers.get('allow'), 'HEAD, GET', 'the methods it takes (RFC 9110)');
+  // fetch refuses to send TRACE: node:http does.
+  const trace = await new Promise<IncomingMessage>((resolve, reject) =>
+    httpRequest(`${base}/api/v1/ping`, { method: 'TRACE' }, resolve).on('error', reject).end(),
+  );
+  trace.resume();
+  t.equal(trace.statusCode, 405, 'a method no route knows is a 405 too');
+  t.equal(trace.headers.allow, 'HEAD, GET');
 });
 
 t.test('ping is a 503 with Retry-After within a second when nothing listens', async (t) => {

@@ -74,25 +74,16 @@ export const AccountInfo = OpenObject(
     LedgerEntryType: Type.Literal('AccountRoot'),
     index: Hash,
     settings: AccountSettings,
-    parent: Type.Optional(
-      Type.With(Address, { description: 'Activating account; absent when the activation is not indexed.' }),
+    parent: Nullable(Address, 'Activating account; null when the activation is not indexed.'),
+    initial_balance: Nullable(Type.Number(), 'XRP received at activation; null when the activation is not indexed.'),
+    inception: Nullable(IsoDate, 'Activation time; null when the activation is not indexed.'),
+    ledger_index: Nullable(
+      Type.Integer({ minimum: 0 }),
+      'Ledger of activation; null when the activation is not indexed.',
     ),
-    initial_balance: Type.Optional(
-      Type.Number({ description: 'XRP received at activation; absent when the activation is not indexed.' }),
-    ),
-    inception: Type.Optional(
-      Type.With(IsoDate, { description: 'Activation time; absent when the activation is not indexed.' }),
-    ),
-    ledger_index: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'Ledger of activation; absent when the activation is not indexed.' }),
-    ),
-    tx_hash: Type.Optional(
-      Type.With(Hash, { description: 'Activation transaction; absent when the activation is not indexed.' }),
-    ),
+    tx_hash: Nullable(Hash, 'Activation transaction; null when the activation is not indexed.'),
     accountName: Label,
-    parentName: Type.Optional(
-      Nullable(LabelObject, 'Label of the activating account, null when it has none; absent with parent.'),
-    ),
+    parentName: Nullable(LabelObject, 'Label of the activating account; null when it has none or is unknown.'),
   },
   'An account: its AccountRoot entry with account_info style aliases, settings, activation and labels.',
 );
@@ -129,16 +120,10 @@ const AncestryEntry = OpenObject(
   {
     account: Address,
     parent: Type.Optional(Type.With(Address, { description: 'Activating account; absent for the oldest ancestor.' })),
-    inception: Type.Optional(
-      Type.With(IsoDate, {
-        description: 'Activation time; absent today when the activation is not indexed (the oldest ancestor).',
-      }),
-    ),
-    ledger_index: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        description: 'Ledger of activation; absent today when the activation is not indexed (the oldest ancestor).',
-      }),
+    inception: Nullable(IsoDate, 'Activation time; null when the activation is not indexed (the oldest ancestor).'),
+    ledger_index: Nullable(
+      Type.Integer({ minimum: 0 }),
+      'Ledger of activation; null when the activation is not indexed (the oldest ancestor).',
     ),
     tx_hash: Type.Optional(Type.With(Hash, { description: 'Activation transaction; absent for the oldest ancestor.' })),
     depth: Type.Integer({ minimum: 0, description: '0 for the queried account, growing toward older ancestors.' }),
@@ -151,14 +136,11 @@ const AncestryEntry = OpenObject(
 export const AccountAncestry = OpenObject(
   {
     account: Address,
-    parent: Type.Optional(
-      Type.With(Address, { description: 'Activating account; absent when the activation is not indexed.' }),
-    ),
-    inception: Type.Optional(
-      Type.With(IsoDate, { description: 'Activation time; absent when the activation is not indexed.' }),
-    ),
-    ledger_index: Type.Optional(
-      Type.Integer({ minimum: 0, description: 'Ledger of activation; absent when the activation is not indexed.' }),
+    parent: Nullable(Address, 'Activating account; null when the activation is not indexed.'),
+    inception: Nullable(IsoDate, 'Activation time; null when the activation is not indexed.'),
+    ledger_index: Nullable(
+      Type.Integer({ minimum: 0 }),
+      'Ledger of activation; null when the activation is not indexed.',
     ),
     ancestry: Type.Array(AncestryEntry, { description: 'Oldest ancestor first, the queried account last.' }),
   },

@@ -157,11 +157,9 @@ export const AmmInfo = OpenObject(
 export const LedgerObject = OpenObject(
   {
     index: Hash,
-    ledger_hash: Type.Optional(
-      Type.String({
-        pattern: '^[0-9A-F]{64}$',
-        description: 'Hash of the ledger the entry was read from; absent when the index does not record it.',
-      }),
+    ledger_hash: Nullable(
+      Type.String({ pattern: '^[0-9A-F]{64}$' }),
+      'Hash of the ledger the entry was last written in; null when that ledger is not indexed (an entry read from a state snapshot).',
     ),
     ledger_index: Integer('Ledger the entry was last written in.', { minimum: 0 }),
     node: OpenObject(
