@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type Koa from 'koa';
 import Router from '@koa/router';
 import { isUnmetered, paymentClaims, planLimits, SEARCH_PATHS } from '@xle/access';
@@ -63,6 +64,15 @@ const PATH_EXAMPLES: ParameterExamples = {
   TOKEN_ID: ['CNY'],
 };
 
+/**
+ * One real answer per GET operation, from the fixture data (arrays cut to their first items), shown
+ * beside each response schema. Written by `UPDATE_OPENAPI_EXAMPLES=1` on the contract test, which
+ * otherwise checks each still matches its route's schema.
+ */
+const RESPONSE_EXAMPLES = JSON.parse(
+  readFileSync(new URL('../../openapi-examples.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+
 /** What a REST caller shows, per access mode (the OpenAPI security of every REST operation). */
 const REST_ACCESS: Readonly<Record<Config['access']['mode'], AccessRequirement>> = {
   plans: 'key-optional',
@@ -113,6 +123,7 @@ export function createApp(deps: AppDeps): Koa {
     errors: REST_ERRORS,
     access: REST_ACCESS[config.access.mode],
     examples: PATH_EXAMPLES,
+    responseExamples: RESPONSE_EXAMPLES,
   });
   if (config.search.mount) {
     const search = createSearchRouter(deps);

@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import Compile from 'typebox/compile';
-import { createLogger, fixturesDir } from '@xle/core';
+import { createLogger, fixturesDir, repoRoot } from '@xle/core';
 import { METRIC_IDS } from '@xle/documents';
 import {
   crawlNodes,
@@ -123,6 +124,16 @@ t.test('every operation publishes a 200 schema that says something', async (t) =
   t.ok(doc.paths['/api/v1/ping']?.get, '/ping is described');
 });
 
+/** An answer cut for the document: every array to its first two items (still valid for its schema). */
+const cut = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.slice(0, 2).map(cut)
+    : typeof value === 'object' && value !== null
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cut(v)]))
+      : value;
+const EXAMPLES_FILE = `${repoRoot}packages/api/openapi-examples.json`;
+const examples: Record<string, unknown> = {};
+
 t.test('every GET on the fixture data answers 200 with a body its published schema accepts', async (t) => {
   const ids = await exampleIds();
   let checked = 0;
@@ -147,10 +158,24 @@ t.test('every GET on the fixture data answers 200 with a body its published sche
       if (answer.status !== 200) continue;
       const errors = [...check.Errors(answer.body)].slice(0, 5);
       t.same(errors, [], `GET ${url} matches its schema`);
+      if (examples[path] === undefined) examples[path] = cut(answer.body);
       checked += 1;
     }
   }
   t.ok(checked >= 60, `${checked} answers checked`);
+  if (process.env.UPDATE_OPENAPI_EXAMPLES === '1')
+    writeFileSync(EXAMPLES_FILE, `${JSON.stringify(examples, null, 2)}\n`);
+});
+
+t.test('each GET shows a real answer as its example, and the example matches the schema', async (t) => {
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    const content = (((methods.get?.responses as Json | undefined)?.['200'] as Json | undefined)?.content ??
+      {}) as Record<string, { schema: Json; example?: unknown }>;
+    const json = content['application/json'];
+    if (json === undefined) continue;
+    t.not(json.example, undefined, `${path} has an example (UPDATE_OPENAPI_EXAMPLES=1 writes them)`);
+    t.same([...Compile(json.schema as never).Errors(json.example)].slice(0, 3), [], `${path}: its example fits`);
+  }
 });
 
 t.test('the fields the contract promises, where they used to be missing or inexact', async (t) => {

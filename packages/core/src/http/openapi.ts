@@ -31,7 +31,7 @@ export const SECURITY_SCHEMES: OpenApiObject = {
     in: 'header',
     name: 'X-API-Key',
     description:
-      'A key of a subscription plan (`pnpm keys create --plan pro`). Without one, a REST request counts against the free plan of its address.',
+      'A key of a subscription plan (`pnpm admin keys create --plan pro`). Without one, a REST request counts against the free plan of its address.',
   },
   PaymentClaim: {
     type: 'apiKey',
@@ -94,6 +94,8 @@ export interface OpenApiOptions {
   access?: AccessRequirement;
   /** Example values of path parameters, by name. */
   examples?: ParameterExamples;
+  /** Example 200 answers by full path (GET operations), shown with each JSON response schema. */
+  responseExamples?: Readonly<Record<string, unknown>>;
 }
 
 /** The operation of one route: parameters, body, answers, from the schemas that validate it. */
@@ -102,6 +104,7 @@ function operationOf(
   errors: Readonly<Record<string, string>>,
   access: AccessRequirement,
   examples: ParameterExamples,
+  responseExample: unknown,
 ): OpenApiObject {
   const parameters = [
     ...(route.params === undefined ? [] : openApiParameters('path', route.params, examples)),
@@ -110,7 +113,12 @@ function operationOf(
   const schema = plainSchema(route.response);
   const produces = route.produces ?? ['application/json'];
   const content = Object.fromEntries(
-    produces.map((type) => [type, { schema: type === 'application/json' ? schema : {} }]),
+    produces.map((type) => [
+      type,
+      type === 'application/json'
+        ? { schema, ...(responseExample === undefined ? {} : { example: responseExample }) }
+        : { schema: {} },
+    ]),
   );
   const responses: OpenApiObject = { '200': { description: 'OK', content } };
   for (const [status, description] of Object.entries(route.errors ?? errors))
@@ -138,14 +146,20 @@ function operationOf(
 /** The path items of declared routes, keyed by their full path. */
 export function openApiPaths(
   routes: readonly AnyRoute[],
-  options: Pick<OpenApiOptions, 'prefix' | 'errors' | 'access' | 'examples'>,
+  options: Pick<OpenApiOptions, 'prefix' | 'errors' | 'access' | 'examples' | 'responseExamples'>,
 ): Record<string, OpenApiObject> {
   const paths: Record<string, OpenApiObject> = {};
   for (const route of routes) {
     const path = `${options.prefix}${route.path}`;
     paths[path] = {
       ...(paths[path] ?? {}),
-      [route.method]: operationOf(route, options.errors, options.access ?? 'open', options.examples ?? {}),
+      [route.method]: operationOf(
+        route,
+        options.errors,
+        options.access ?? 'open',
+        options.examples ?? {},
+        route.method === 'get' ? options.responseExamples?.[path] : undefined,
+      ),
     };
   }
   return paths;
