@@ -160,8 +160,17 @@ t.test(`${REQUESTS} generated requests, no 5xx`, async (t) => {
       const item = urls[next];
       next += 1;
       if (item === undefined) continue;
-      const response = await fetch(`${origin}${item.url}`);
-      const text = await response.text();
+      // A connection reset is retried once (a keep-alive socket may close as a request goes out
+      // on it); a second one is a failure, with its URL.
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(`${origin}${item.url}`).catch(() => fetch(`${origin}${item.url}`));
+        text = await response.text();
+      } catch (error) {
+        failures.push(`no answer (${String((error as Error).cause ?? error)}) ${item.url.slice(0, 300)}`);
+        continue;
+      }
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       const notReady = item.op.dataNotReady && response.status === 503 && text.includes('"DATA_NOT_READY"');
       if (response.status >= 500 && !notReady) failures.push(`${response.status} ${item.url} ${text.slice(0, 200)}`);
