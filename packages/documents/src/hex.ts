@@ -1,9 +1,10 @@
 /**
  * Decodes an XRPL hex blob (Domain, URI, MemoType, MemoData, MemoFormat) to text for full-text
- * search. Returns undefined when the bytes are not valid UTF-8 or hold control characters, so the
- * decoded twin is only ever readable text; the original hex is always kept beside it.
+ * search. An empty blob decodes to "" (a present field always has its twin). Returns undefined
+ * when the bytes are not valid UTF-8 or hold control characters, so the decoded twin is only ever
+ * readable text; the original hex is always kept beside it.
  */
-const HEX = /^(?:[0-9A-Fa-f]{2})+$/;
+const HEX = /^(?:[0-9A-Fa-f]{2})*$/;
 // eslint-disable-next-line no-control-regex -- the point is to reject control characters
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 

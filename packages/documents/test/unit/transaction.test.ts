@@ -96,3 +96,21 @@ t.test('the input transaction is never modified', async (t) => {
     transformTransaction(tx, { ledgerIndex: 87704323, closeTime: fresh.close_time, networkId: 0 });
   t.equal(JSON.stringify(fresh.transactions), before);
 });
+
+t.test('an empty hex field has its decoded twin too (empty); binary bytes have none', async (t) => {
+  const doc = transformTransaction(
+    {
+      TransactionType: 'AccountSet',
+      Account: 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw',
+      Domain: '',
+      Memos: [{ Memo: { MemoType: '', MemoData: '00FF' } }],
+      hash: 'A'.repeat(64),
+      meta: { TransactionIndex: 0, TransactionResult: 'tesSUCCESS', AffectedNodes: [] },
+    },
+    { ledgerIndex: 94084608, closeTime: 792634570, networkId: 0 },
+  );
+  t.equal(doc._Domain, '', 'Domain "" → _Domain ""');
+  const memo = (doc.Memos as { Memo: Record<string, unknown> }[])[0]!.Memo;
+  t.equal(memo._MemoType, '', 'MemoType "" → _MemoType ""');
+  t.notOk('_MemoData' in memo, 'control bytes are no text: no twin, the hex stays');
+});
