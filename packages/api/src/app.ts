@@ -152,7 +152,7 @@ export function createApp(deps: AppDeps): Koa {
   api.get(docs.script.path.replace('/api/v1', ''), (ctx) => {
     ctx.type = 'text/javascript; charset=utf-8';
     ctx.set('Cache-Control', CACHE_CONTROL.immutable);
-    ctx.body = docs.script.body;
+    ctx.body = docs.script.body();
   });
   app.use(api.routes());
   app.use(api.allowedMethods());

@@ -8,17 +8,19 @@ import { createRequire } from 'node:module';
  */
 export interface DocsAssets {
   page: string;
-  /** The bundle's bytes and the versioned path it is served at (cached for a year). */
-  script: { path: string; body: Buffer };
+  /** The versioned path the bundle is served at (cached for a year), and its bytes. */
+  script: { path: string; body: () => Buffer };
 }
 
 const require = createRequire(import.meta.url);
+// The package exports neither its manifest nor its browser bundle: both are found from its entry.
+const root = require.resolve('@scalar/api-reference').replace(/dist[\\/]index\.js$/, '');
+const version = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version;
+let bundle: Buffer | undefined;
+/** The 4 MB bundle, read once per process when it is first asked for (not by every app built). */
+const bundleBytes = (): Buffer => (bundle ??= readFileSync(`${root}dist/browser/standalone.js`));
 
 export function docsAssets(title: string): DocsAssets {
-  // The package exports neither its manifest nor its browser bundle: both are found from its entry.
-  const root = require.resolve('@scalar/api-reference').replace(/dist[\\/]index\.js$/, '');
-  const version = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version;
-  const body = readFileSync(`${root}dist/browser/standalone.js`);
   const path = `/api/v1/docs/scalar-${version}.js`;
   const configuration = JSON.stringify({ withDefaultFonts: false, hideClientButton: true, telemetry: false });
   const page = `<!doctype html>
@@ -35,5 +37,5 @@ export function docsAssets(title: string): DocsAssets {
 </body>
 </html>
 `;
-  return { page, script: { path, body } };
+  return { page, script: { path, body: bundleBytes } };
 }

@@ -28,10 +28,13 @@ const SYNC: Record<Encoding, (body: Buffer) => Buffer> = {
   gzip: (body) => zlib.gzipSync(body, GZIP),
   deflate: (body) => zlib.deflateSync(body, GZIP),
 };
+const brotliAsync = promisify(zlib.brotliCompress);
+const gzipAsync = promisify(zlib.gzip);
+const deflateAsync = promisify(zlib.deflate);
 const ASYNC: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(zlib.brotliCompress)(body, BROTLI),
-  gzip: (body) => promisify(zlib.gzip)(body, GZIP),
-  deflate: (body) => promisify(zlib.deflate)(body, GZIP),
+  br: (body) => brotliAsync(body, BROTLI),
+  gzip: (body) => gzipAsync(body, GZIP),
+  deflate: (body) => deflateAsync(body, GZIP),
 };
 
 /**

@@ -89,14 +89,14 @@ export interface MountOptions {
 }
 
 /**
- * The check of a route's answers against its published schema: a mismatch is the server's fault,
- * answered 500 RESPONSE_CONTRACT_VIOLATION with where the answer and the schema part (the first 10).
+ * The check of a route's answers against its published schema, on the JSON text the client
+ * receives (so undefined members are absent): a mismatch is the server's fault, answered 500
+ * RESPONSE_CONTRACT_VIOLATION with where the answer and the schema part (the first 10).
  */
-function responseChecker(route: AnyRoute): (answer: unknown) => void {
+function responseChecker(route: AnyRoute): (json: string) => void {
   const checker = Compile(route.response);
-  return (answer) => {
-    // What the client receives: JSON, so undefined members are absent.
-    const sent: unknown = JSON.parse(toJson(answer));
+  return (json) => {
+    const sent: unknown = JSON.parse(json);
     if (checker.Check(sent)) return;
     const errors = [...checker.Errors(sent)].slice(0, 10).map((e) => ({
       path: e.instancePath,
@@ -129,9 +129,9 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       if (gate !== undefined && options.requireDataSet !== undefined) await options.requireDataSet(gate, route.path);
       const answer = await route.handler(input as never, ctx);
       if (answer === undefined) return;
-      contract?.(answer);
-      // Serialised once here (not again by Koa), so the ETag costs one hash of the bytes sent.
+      // Serialised once here (not again by Koa): the contract check and the ETag read the bytes sent.
       const json = toJson(answer);
+      contract?.(json);
       ctx.type = 'json';
       ctx.body = json;
       if (route.method !== 'get') return;
