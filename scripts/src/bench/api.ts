@@ -5,12 +5,19 @@
  * plan), and in `open` mode for comparison, next to the same engine query sent directly to
  * Elasticsearch, interleaved request by request, all in one run:
  *
- *   pnpm bench:api [--requests N] [--free-requests N]
+ *   pnpm bench:api [--requests N] [--free-requests N] [--warmup N]
+ *
+ * Beside them, a floor: a bare forwarding proxy (forwarding-proxy.ts: node:http, no framework,
+ * no work of its own) in its own process, sending the same engine query and passing its answer
+ * through, measured in the same interleaving. What it adds over the engine is what one more HTTP
+ * hop costs on this machine at that pace, before any API does anything.
  *
  * Data: the real fixture ledgers, ingested into indices of a fresh prefix (deleted at the end).
  * Each API runs in its own process (`packages/api/dist/src/server.js`, default log level), as users
  * run it. Requests go one at a time, paced under each plan's per-second burst (the default limits), so
- * what is measured is the answer, not the limiter. Needs a running engine or ES_URL.
+ * what is measured is the answer, not the limiter. Each server is first warmed with `--warmup`
+ * requests over the three lookups (see warmUp): the steady state, not V8's first minutes, is what
+ * users meet. Needs a running engine or ES_URL.
  */
 import { ApiKeyStore } from '@xle/access';
 import { createLogger, engineUrl, indexName } from '@xle/core';
@@ -21,14 +28,17 @@ import {
   numericOptions,
   pairedLatency,
   startApiProcess,
+  startServerProcess,
+  warmUp,
   type ApiProcess,
   type Latency,
   type TimedRequest,
 } from './common.js';
 
-const { numbers } = numericOptions('pnpm bench:api [--requests N] [--free-requests N]', {
+const { numbers } = numericOptions('pnpm bench:api [--requests N] [--free-requests N] [--warmup N]', {
   requests: 1000,
   'free-requests': 200,
+  warmup: 6000,
 });
 const REQUESTS = numbers.requests;
 
@@ -114,15 +124,42 @@ const cases: Case[] = [
   },
 ];
 
+const floor = await startServerProcess(new URL('./forwarding-proxy.js', import.meta.url).pathname, {
+  FORWARD_ENGINE: es,
+  FORWARD_ROUTES: JSON.stringify(
+    cases.map((c) => ({
+      ...c.direct,
+      ...(c.direct.body === undefined ? {} : { method: 'POST', body: JSON.stringify(c.direct.body) }),
+    })),
+  ),
+});
+
 const fmt = (l: Latency): string => `${l.p50.toFixed(2).padStart(8)} ${l.p99.toFixed(2).padStart(8)}`;
 console.log(
-  `API benchmark, default configuration (plans) and open mode: ${REQUESTS} requests per measure (${numbers['free-requests']} anonymous), one at a time, paced under each plan's burst; engine ${es}`,
+  `API benchmark, default configuration (plans) and open mode: ${REQUESTS} requests per measure (${numbers['free-requests']} anonymous), one at a time, paced under each plan's burst, after ${numbers.warmup} warm-up requests per server; engine ${es}`,
 );
 console.log(
-  `  ${'side'.padEnd(18)} ${'API p50'.padStart(8)} ${'API p99'.padStart(8)} ${'ES p50'.padStart(8)} ${'ES p99'.padStart(8)}  overhead`,
+  `  ${'side'.padEnd(18)} ${'API p50'.padStart(8)} ${'API p99'.padStart(8)} ${'ES p50'.padStart(8)} ${'ES p99'.padStart(8)}  overhead (the floor: a bare proxy's, same pace)`,
 );
 try {
-  for (const c of cases) {
+  // Warm each server over every lookup, at the fastest pace its callers may go (an Enterprise key).
+  for (const { server, perSecond } of [
+    { server: plans, perSecond: config.access.enterprisePerSecond },
+    { server: open, perSecond: Infinity },
+  ]) {
+    const headers: Record<string, string> = server === plans ? { 'X-API-Key': enterprise.key } : {};
+    await warmUp(
+      numbers.warmup,
+      perSecond,
+      cases.map((c) => () => ({ url: `${server.url}${c.api}`, init: { headers } })),
+    );
+  }
+  await warmUp(
+    numbers.warmup,
+    Infinity,
+    cases.map((_, i) => () => ({ url: `${floor.url}/${i}` })),
+  );
+  for (const [i, c] of cases.entries()) {
     console.log(c.name);
     const direct: TimedRequest = {
       url: `${es}${c.direct.path}`,
@@ -133,17 +170,19 @@ try {
     };
     for (const side of sides) {
       // Each side next to its own direct measure, interleaved request by request.
-      const { ours, engine } = await pairedLatency(side.requests, side.perSecond, {
+      const { ours, engine, proxy } = await pairedLatency(side.requests, side.perSecond, {
         engine: () => direct,
         ours: () => ({ url: `${side.server.url}${c.api}`, init: { headers: side.headers } }),
+        proxy: () => ({ url: `${floor.url}/${i}` }),
       });
       console.log(
-        `  ${side.name.padEnd(18)} ${fmt(ours)} ${fmt(engine)}  p50 +${(ours.p50 - engine.p50).toFixed(2)} ms, p99 x${(ours.p99 / engine.p99).toFixed(2)}`,
+        `  ${side.name.padEnd(18)} ${fmt(ours)} ${fmt(engine)}  p50 +${(ours.p50 - engine.p50).toFixed(2)} ms (floor +${(proxy.p50 - engine.p50).toFixed(2)}), p99 x${(ours.p99 / engine.p99).toFixed(2)} (floor x${(proxy.p99 / engine.p99).toFixed(2)})`,
       );
     }
   }
 } finally {
   await plans.close();
   await open.close();
+  await floor.close();
   await drop();
 }

@@ -49,7 +49,7 @@ export class ServerMetrics {
     );
     this.latency = histogram(
       'xle_http_request_duration_seconds',
-      'Time from the request until its handler returned (a streamed body: until it started), by method and route template.',
+      'Time from the request until its answer was handed to the socket (a streamed body: its last byte), by method and route template.',
       ['method', 'route'],
     );
     this.engineLatency = histogram(
@@ -85,8 +85,8 @@ export class ServerMetrics {
 
   /**
    * Outermost middleware: serves GET /metrics, and counts and times every other request by the
-   * route template that answered it (`unmatched` when none did), after the error handler set
-   * its final status.
+   * route template that answered it (`unmatched` when none did) and its final status, once the
+   * response is done (off the time the client waits).
    */
   middleware(): Koa.Middleware {
     return async (ctx, next) => {
@@ -97,14 +97,13 @@ export class ServerMetrics {
         return;
       }
       const started = performance.now();
-      try {
-        await next();
-      } finally {
+      ctx.res.once('close', () => {
         const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
         const labels = { method: ctx.method, route: typeof route === 'string' ? route : 'unmatched' };
         this.requests.inc({ ...labels, status: String(ctx.status) });
         this.latency.observe(labels, (performance.now() - started) / 1000);
-      }
+      });
+      return next();
     };
   }
 }
