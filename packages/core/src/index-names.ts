@@ -6,6 +6,7 @@ export const INDEX_KINDS = [
   'ledgers',
   'accounts',
   'objects',
+  'nfts',
   'tokens',
   'amendments',
   'validators',

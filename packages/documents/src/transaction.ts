@@ -1,6 +1,7 @@
 import { normalizeAmount, dropsToXrpString } from './amount.js';
 import { AMOUNT_FIELDS } from './amount-fields.js';
 import { encodeCtid } from './ctid.js';
+import { nftsTouched } from './nft.js';
 import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
 import { exchangesOf, tokensTouched } from './tokens.js';
@@ -103,6 +104,8 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
   if (exchanges.length > 0) doc._exchanges = exchanges;
   const tokens = tokensTouched(meta);
   if (tokens.length > 0) doc._tokens = tokens;
+  const nfts = nftsTouched(doc, meta);
+  if (nfts.length > 0) doc._nftokens = nfts;
   doc.hash = hash;
   doc.ledger_index = context.ledgerIndex;
   doc.date = context.closeTime;

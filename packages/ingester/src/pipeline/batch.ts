@@ -1,10 +1,20 @@
 import type { RangedKind } from '@xle/core';
-import { stateChanges, transformLedger, transformTransaction, type Json, type LedgerInput } from '@xle/documents';
+import {
+  nftChanges,
+  stateChanges,
+  transformLedger,
+  transformTransaction,
+  type Json,
+  type LedgerInput,
+} from '@xle/documents';
 import type { WriteOp } from '../writes.js';
+
+/** The indices of current state: ledger objects, accounts and NFTokens, written with external versions. */
+export type StateKind = 'objects' | 'accounts' | 'nfts';
 
 export interface BatchContext {
   /** The index a ledger-state document is written to. */
-  index: (kind: 'objects' | 'accounts') => string;
+  index: (kind: StateKind) => string;
   /** The range alias a document of a kind that grows with history is written to. */
   rangeAlias: (kind: RangedKind, ledgerIndex: number) => string;
   /** The network's id for ctids, unless a transaction carries its own. */
@@ -48,10 +58,19 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
       ledgerIndex: ledger.ledger_index,
       range: { kind: 'transactions', ledgerIndex: ledger.ledger_index },
     });
-    const changes = stateChanges({ ...tx, _date: doc._date }, ledger.ledger_index);
+    const dated = { ...tx, _date: doc._date };
+    const changes = stateChanges(dated, ledger.ledger_index);
     for (const change of changes.objects)
       writes.push({
         index: context.index('objects'),
+        id: change.id,
+        doc: change.doc,
+        version: change.version,
+        ledgerIndex: ledger.ledger_index,
+      });
+    for (const change of nftChanges(dated, ledger.ledger_index))
+      writes.push({
+        index: context.index('nfts'),
         id: change.id,
         doc: change.doc,
         version: change.version,

@@ -4,11 +4,13 @@ import {
   changeVersion,
   LedgerShapeError,
   objectDocument,
+  snapshotNfts,
   type Json,
   type StatePage,
 } from '@xle/documents';
 import type { WriteOp } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
+import type { StateKind } from '../pipeline/batch.js';
 import { ActivationEnricher } from '../pipeline/activations.js';
 
 /**
@@ -22,10 +24,10 @@ import { ActivationEnricher } from '../pipeline/activations.js';
  */
 export const SNAPSHOT_TX_INDEX = 0xffff;
 
-/** The writes of one page (pure): object documents, and account documents of AccountRoots. */
+/** The writes of one page (pure): object documents, account documents of AccountRoots, and NFT documents of NFTokenPages. */
 export function snapshotOps(
   page: StatePage,
-  index: (kind: 'objects' | 'accounts') => string,
+  index: (kind: StateKind) => string,
 ): { objects: WriteOp[]; accounts: WriteOp[] } {
   const version = changeVersion(page.ledger_index, SNAPSHOT_TX_INDEX);
   const objects: WriteOp[] = [];
@@ -34,6 +36,9 @@ export function snapshotOps(
     const doc = objectDocument({ ...entry }, page.ledger_index, false);
     if (page.ledger_hash !== undefined) doc.ledger_hash = page.ledger_hash;
     objects.push({ index: index('objects'), id: doc.index, doc, version, ledgerIndex: page.ledger_index });
+    if (doc.LedgerEntryType === 'NFTokenPage')
+      for (const nft of snapshotNfts(entry, page.ledger_index))
+        objects.push({ index: index('nfts'), id: nft.NFTokenID, doc: nft, version, ledgerIndex: page.ledger_index });
     if (doc.LedgerEntryType === 'AccountRoot' && typeof doc.Account === 'string')
       accounts.push({
         index: index('accounts'),
@@ -56,7 +61,7 @@ export interface SeedResult {
   entries: number;
   superseded: number;
   deadLetters: number;
-  /** Objects and accounts found gone by a whole snapshot, and tombstoned. */
+  /** Objects, accounts and NFTs found gone by a whole snapshot, and tombstoned (burned, for NFTs). */
   removed: number;
   whole: boolean;
 }
@@ -98,7 +103,7 @@ export async function seedState(
   if (ledger === undefined) throw new LedgerShapeError('no state entries to seed');
   // ledger_data read to its last page (no marker) is the whole state as well.
   whole ||= !more;
-  await engine.refresh(['objects', 'accounts', 'dead-letters']);
+  await engine.refresh(['objects', 'accounts', 'nfts', 'dead-letters']);
   let removed = 0;
   if (whole && deadLetters === 0) {
     const retired = await tombstoneAbsent(engine, ledger);
@@ -134,13 +139,29 @@ async function tombstoneAbsent(
   const version = changeVersion(ledger, SNAPSHOT_TX_INDEX);
   let removed = 0;
   let deadLetters = 0;
-  for (const [kind, field, key] of [
-    ['objects', 'ledger_index', 'index'],
-    ['accounts', '_updated_ledger_index', 'Account'],
-  ] as const) {
+  // Per kind: what marks a live document, the field holding its last change, its sort key, and
+  // what a document gone by the snapshot becomes.
+  const sweeps = [
+    { kind: 'objects', live: { deleted: false }, field: 'ledger_index', key: 'index', gone: { deleted: true } },
+    {
+      kind: 'accounts',
+      live: { deleted: false },
+      field: '_updated_ledger_index',
+      key: 'Account',
+      gone: { deleted: true },
+    },
+    {
+      kind: 'nfts',
+      live: { is_burned: false },
+      field: 'ledger_index',
+      key: 'NFTokenID',
+      gone: { is_burned: true, Owner: null, tx_hash: null, _date: null },
+    },
+  ] as const;
+  for (const { kind, live, field, key, gone } of sweeps) {
     const index = engine.index(kind);
     const request: estypes.SearchRequest = {
-      query: { bool: { filter: [{ term: { deleted: false } }, { range: { [field]: { lt: ledger } } }] } },
+      query: { bool: { filter: [{ term: live }, { range: { [field]: { lt: ledger } } }] } },
       sort: [{ [key]: 'asc' }],
     };
     const ops: WriteOp[] = [];
@@ -149,7 +170,7 @@ async function tombstoneAbsent(
       ops.push({
         index,
         id: hit._id,
-        doc: { ...hit._source, deleted: true, [field]: ledger },
+        doc: { ...hit._source, ...gone, [field]: ledger },
         version,
         ledgerIndex: ledger,
       });
