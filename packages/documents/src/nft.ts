@@ -45,10 +45,11 @@ export function nftIdentity(nftId: string): NftIdentity {
   };
 }
 
-/** The nfts-index document of one NFToken: who holds it now (null once burned) and its URI. */
+/** The nfts-index document of one NFToken: who holds it now (its last owner once burned) and its URI. */
 export interface NftDoc extends NftIdentity, Json {
   _flags: string[];
   URI: string | null;
+  /** The holder, or the last known holder of a burned token (null when never seen held). */
   Owner: string | null;
   is_burned: boolean;
   /** The ledger and transaction of the change this state comes from (a snapshot has no transaction). */
@@ -149,16 +150,16 @@ export function nftsTouched(doc: Json, meta: Json): string[] {
 function nftDoc(
   id: string,
   holding: Holding | undefined,
-  uri: string | null,
+  burned: boolean,
   at: { ledgerIndex: number; txHash: string | null; date: string | null },
 ): NftDoc {
   const identity = nftIdentity(id);
   return {
     ...identity,
     _flags: parseNftFlags(identity.Flags),
-    URI: uri,
+    URI: holding?.uri ?? null,
     Owner: holding?.owner ?? null,
-    is_burned: holding === undefined,
+    is_burned: burned,
     ledger_index: at.ledgerIndex,
     tx_hash: at.txHash,
     _date: at.date,
@@ -184,7 +185,7 @@ export function nftChanges(tx: Json, ledgerIndex: number): NftChange[] {
     changes.push({
       id,
       version: changeVersion(ledgerIndex, txIndex),
-      doc: nftDoc(id, after, after?.uri ?? before?.uri ?? null, at),
+      doc: nftDoc(id, after ?? before, after === undefined, at),
     });
   return changes;
 }
@@ -194,6 +195,6 @@ export function snapshotNfts(page: Json, ledgerIndex: number): NftDoc[] {
   if (typeof page.index !== 'string') return [];
   const owner = pageOwner(page.index);
   return pageTokens(page.NFTokens).map((token) =>
-    nftDoc(token.id, { owner, uri: token.uri }, token.uri, { ledgerIndex, txHash: null, date: null }),
+    nftDoc(token.id, { owner, uri: token.uri }, false, { ledgerIndex, txHash: null, date: null }),
   );
 }

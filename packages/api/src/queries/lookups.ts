@@ -37,3 +37,18 @@ export function buildLatestLedgersQuery(count: number): estypes.SearchRequest {
 export function buildLedgerByHash(hash: string): estypes.SearchRequest {
   return { query: { term: { ledger_hash: hash.toUpperCase() } }, size: 1 };
 }
+
+/**
+ * The last ledger closed at or before an instant (pure): `close_time` is seconds since the XRPL
+ * epoch, rounded to the close time resolution, so consecutive ledgers may share one; the newest
+ * close time at or before the instant, then the highest index among its ledgers. Sorting on the
+ * range's own field lets each shard skip straight to it.
+ */
+export function buildLedgerAtQuery(rippleTime: number): estypes.SearchRequest {
+  return {
+    query: { range: { close_time: { lte: rippleTime } } },
+    sort: [{ close_time: { order: 'desc' } }, { ledger_index: { order: 'desc' } }],
+    size: 1,
+    track_total_hits: false,
+  };
+}

@@ -32,3 +32,53 @@ export function buildNftBurnQuery(id: string): estypes.SearchRequest {
     size: 1,
   };
 }
+
+/**
+ * One page of an NFT's history (pure): every transaction whose `_nftokens` names it (mint,
+ * offers, accepts, transfers, burn, failed attempts too), oldest first unless `newestFirst`;
+ * (ledger_index, TransactionIndex) is unique, so paging with search_after skips and repeats
+ * nothing. Size limit + 1: the extra hit says whether a next page exists.
+ */
+export function buildNftHistoryQuery(
+  id: string,
+  limit: number,
+  newestFirst: boolean,
+  after?: estypes.FieldValue[],
+): estypes.SearchRequest {
+  const order = newestFirst ? 'desc' : 'asc';
+  return {
+    query: { bool: { filter: [{ term: { _nftokens: id } }] } },
+    sort: [{ ledger_index: { order } }, { 'meta.TransactionIndex': { order } }],
+    size: limit + 1,
+    track_total_hits: false,
+    ...(after === undefined ? {} : { search_after: after }),
+  };
+}
+
+/** What /nfts lists: an issuer's NFTs, of one taxon or all, burned ones in or out. */
+export interface IssuerNftFilter {
+  issuer: string;
+  taxon?: number;
+  burned?: boolean;
+}
+
+/**
+ * One page of an issuer's NFTs from the nfts index (pure), in mint order: the serial is the
+ * issuer's mint counter, unique per issuer; the id breaks ties between issuers never.
+ */
+export function buildIssuerNftsQuery(
+  filter: IssuerNftFilter,
+  limit: number,
+  after?: estypes.FieldValue[],
+): estypes.SearchRequest {
+  const clauses: estypes.QueryDslQueryContainer[] = [{ term: { Issuer: filter.issuer } }];
+  if (filter.taxon !== undefined) clauses.push({ term: { NFTokenTaxon: filter.taxon } });
+  if (filter.burned !== undefined) clauses.push({ term: { is_burned: filter.burned } });
+  return {
+    query: { bool: { filter: clauses } },
+    sort: [{ nft_serial: { order: 'asc' } }, { NFTokenID: { order: 'asc' } }],
+    size: limit + 1,
+    track_total_hits: false,
+    ...(after === undefined ? {} : { search_after: after }),
+  };
+}

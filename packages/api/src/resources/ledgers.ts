@@ -1,8 +1,13 @@
 import { NotFoundError } from '@xle/core';
-import type { Json } from '@xle/documents';
+import { RIPPLE_EPOCH_OFFSET, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
-import { buildLatestLedgersQuery, buildLedgerByHash, buildLedgerTxQuery } from '../queries/lookups.js';
+import {
+  buildLatestLedgersQuery,
+  buildLedgerAtQuery,
+  buildLedgerByHash,
+  buildLedgerTxQuery,
+} from '../queries/lookups.js';
 import { shapeLatestLedgers, shapeLedger } from '../shapers/ledger.js';
 import { shapeTransactions } from '../shapers/transaction.js';
 
@@ -60,4 +65,20 @@ export async function ledgerTransactions(engine: Engine, id: string): Promise<Js
   const found = await engine.search<Json>('transactions', buildLedgerTxQuery(Number(ledger.ledger_index)));
   const docs = found.hits.hits.map((h) => h._source ?? {});
   return shapeTransactions(docs, await enrichTransactions(engine, docs));
+}
+
+/**
+ * GET /ledger/at/{DATE}: the last indexed ledger closed at or before an instant (seconds since
+ * the Unix epoch, fractions dropped); 404 when none is (the instant is before the first indexed
+ * ledger).
+ */
+export async function ledgerAt(engine: Engine, unixSeconds: number): Promise<Json> {
+  const rippleTime = Math.floor(unixSeconds) - RIPPLE_EPOCH_OFFSET;
+  const found = await engine.search<Json>('ledgers', buildLedgerAtQuery(rippleTime));
+  const doc = found.hits.hits[0]?._source;
+  if (doc === undefined)
+    throw new NotFoundError(`No indexed ledger closed at or before ${new Date(unixSeconds * 1000).toISOString()}.`, {
+      date: new Date(unixSeconds * 1000).toISOString(),
+    });
+  return shapeLedger(doc);
 }

@@ -1,8 +1,17 @@
 import { NotFoundError } from '@xle/core';
-import type { Json } from '@xle/documents';
+import type { Json, NftDoc } from '@xle/documents';
 import type { Engine } from '../engine.js';
-import { buildNftBurnQuery, buildNftPageQuery } from '../queries/nfts.js';
-import { shapeBurnedNft, shapeHeldNft, type PageToken } from '../shapers/nft.js';
+import { enrichTransactions } from '../enrich/transactions.js';
+import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
+import {
+  buildIssuerNftsQuery,
+  buildNftBurnQuery,
+  buildNftHistoryQuery,
+  buildNftPageQuery,
+  type IssuerNftFilter,
+} from '../queries/nfts.js';
+import { shapeBurnedNft, shapeHeldNft, shapeNftDoc, type PageToken } from '../shapers/nft.js';
+import { shapeTransactions } from '../shapers/transaction.js';
 
 /** GET /nft/{NFTOKEN_ID}: the NFT on its owner's page, else its burn; 404 when neither is indexed. */
 export async function nftById(engine: Engine, nftId: string): Promise<Json> {
@@ -18,4 +27,66 @@ export async function nftById(engine: Engine, nftId: string): Promise<Json> {
   const burned = burn.hits.hits[0]?._source;
   if (burned !== undefined) return shapeBurnedNft(id, burned);
   throw new NotFoundError(`NFT ${id} is not in the indexed ledgers.`, { nft_id: id });
+}
+
+/** Whether an NFT is in the indexed ledgers at all: in the NFT index, or on a live NFToken page. */
+async function isKnownNft(engine: Engine, id: string): Promise<boolean> {
+  if ((await engine.get('nfts', id)) !== undefined) return true;
+  return (await engine.search('objects', { ...buildNftPageQuery(id), _source: false })).hits.hits.length > 0;
+}
+
+export interface PageRequest {
+  limit: number;
+  marker?: string | undefined;
+}
+
+/**
+ * GET /nft/{NFTOKEN_ID}/history: one page of the transactions that named or changed the NFT,
+ * oldest first (newest first with `newestFirst`); 404 when the NFT appears nowhere (an NFT on a
+ * live page that no indexed transaction touched has an empty history).
+ */
+export async function nftHistory(
+  engine: Engine,
+  nftId: string,
+  { limit, marker, newestFirst }: PageRequest & { newestFirst: boolean },
+): Promise<Json> {
+  const id = nftId.toUpperCase();
+  const scope = `nft-history:${id}:${newestFirst ? 'desc' : 'asc'}`;
+  const after = marker === undefined ? undefined : decodePageMarker(marker, scope);
+  const found = await engine.search<Json>('transactions', buildNftHistoryQuery(id, limit, newestFirst, after));
+  const hits = found.hits.hits;
+  if (hits.length === 0 && after === undefined && !(await isKnownNft(engine, id)))
+    throw new NotFoundError(`NFT ${id} is not in the indexed ledgers.`, { nft_id: id });
+  const page = hits.slice(0, limit);
+  const docs = page.map((h) => h._source ?? {});
+  const answer: Json = {
+    nft_id: id,
+    transactions: shapeTransactions(docs, await enrichTransactions(engine, docs)),
+    limit,
+  };
+  const last = page[page.length - 1];
+  if (hits.length > limit && last?.sort !== undefined) answer.marker = encodePageMarker(scope, last.sort);
+  return answer;
+}
+
+/** GET /nfts?issuer=: one page of an issuer's NFTs (of one taxon, burned or not), in mint order. */
+export async function issuerNfts(
+  engine: Engine,
+  filter: IssuerNftFilter,
+  { limit, marker }: PageRequest,
+): Promise<Json> {
+  const scope = `nfts:${filter.issuer}:${filter.taxon ?? '*'}:${filter.burned ?? '*'}`;
+  const after = marker === undefined ? undefined : decodePageMarker(marker, scope);
+  const found = await engine.search<NftDoc>('nfts', buildIssuerNftsQuery(filter, limit, after));
+  const hits = found.hits.hits;
+  const page = hits.slice(0, limit);
+  const answer: Json = {
+    issuer: filter.issuer,
+    nfts: page.flatMap((h) => (h._source === undefined ? [] : [shapeNftDoc(h._source)])),
+    limit,
+  };
+  if (filter.taxon !== undefined) answer.taxon = filter.taxon;
+  const last = page[page.length - 1];
+  if (hits.length > limit && last?.sort !== undefined) answer.marker = encodePageMarker(scope, last.sort);
+  return answer;
 }

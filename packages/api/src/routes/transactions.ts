@@ -1,9 +1,9 @@
 import Type from 'typebox';
 import { defineRoute, NoParams, NoQuery, type AnyRoute } from '@xle/core';
 import type { Engine } from '../engine.js';
-import { latestLedgers, ledgerById, ledgerTransactions } from '../resources/ledgers.js';
+import { latestLedgers, ledgerAt, ledgerById, ledgerTransactions } from '../resources/ledgers.js';
 import { transactionById } from '../resources/transactions.js';
-import { LedgerIdParam, TxIdParam } from '../schemas/params.js';
+import { InstantParam, LedgerIdParam, parseInstant, TxIdParam } from '../schemas/params.js';
 import { Ledger, LedgersList, LedgerTransactions, Transaction } from '../schemas/responses/transactions.js';
 
 const TAGS = ['Transaction and ledger'];
@@ -33,6 +33,24 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       response: LedgersList,
       cache: 'latest',
       handler: () => latestLedgers(engine),
+    }),
+    // Before /ledger/{LEDGER_INDEX}/transactions, whose path it shares in shape.
+    defineRoute({
+      method: 'get',
+      path: '/ledger/at/{DATE}',
+      summary: 'The last ledger closed at or before an instant',
+      description:
+        'Answers the ledger header of the last indexed ledger whose close time is at or before DATE, and its index in the `X-Ledger-Index` header. 404 when DATE is before the first indexed ledger. Close times are rounded by the network to its close time resolution (10 s on mainnet).',
+      tags: TAGS,
+      params: Type.Object({ DATE: InstantParam }),
+      query: NoQuery,
+      response: Ledger,
+      cache: 'latest',
+      handler: async ({ params }, ctx) => {
+        const ledger = await ledgerAt(engine, parseInstant(params.DATE) as number);
+        ctx.set('X-Ledger-Index', String(ledger.ledger_index));
+        return ledger;
+      },
     }),
     defineRoute({
       method: 'get',

@@ -63,3 +63,43 @@ export const TokenParam = Type.String({
   pattern: '^(?:[0-9A-Fa-f]{40}|[^\\u0000-\\u001F\\u007F]{3,40})\\.r[1-9A-HJ-NP-Za-km-z]{24,34}$',
   description: 'TOKEN_CODE.TOKEN_ISSUER',
 });
+
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * An ISO 8601 instant in seconds since the Unix epoch (fractions kept), or undefined when the
+ * text is not one or names an impossible day or time: a date (`2024-05-01`, its 00:00 UTC), or a
+ * date and time with optional seconds, fraction and zone (`Z` or `±hh:mm`; none means UTC). Pure.
+ */
+export function parseInstant(text: string): number | undefined {
+  const m = INSTANT.exec(text);
+  if (m === null) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => Number(part ?? 0));
+  const utc = Date.UTC(year as number, (month as number) - 1, day, hour, minute, second);
+  const d = new Date(utc);
+  // Date.UTC rolls 2024-02-30 over to March: an impossible date does not come back as written.
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== (month as number) - 1 || d.getUTCDate() !== day)
+    return undefined;
+  if ((hour as number) > 23 || (minute as number) > 59 || (second as number) > 59) return undefined;
+  const zone = m[8];
+  let offsetMinutes = 0;
+  if (zone !== undefined && zone !== 'Z') {
+    const [h, min] = zone.slice(1).split(':').map(Number) as [number, number];
+    if (h > 23 || min > 59) return undefined;
+    offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (h * 60 + min);
+  }
+  return utc / 1000 + Number(m[7] ?? 0) - offsetMinutes * 60;
+}
+
+/** An instant for /ledger/at/{DATE}. */
+export const InstantParam = Type.Refine(
+  Type.String({
+    maxLength: 40,
+    pattern: INSTANT.source,
+    description:
+      'An ISO 8601 instant: a date (`2024-05-01`, meaning 00:00 UTC) or a date and time with optional seconds, fraction and zone (`2024-05-01T12:30:00Z`, `2024-05-01T14:30+02:00`); without a zone, UTC.',
+    examples: ['2025-04-19T12:00:00Z'],
+  }),
+  (text) => parseInstant(text) !== undefined,
+  () => 'is not a real date and time',
+);

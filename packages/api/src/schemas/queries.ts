@@ -1,6 +1,8 @@
 import Type, { type Static } from 'typebox';
 import { withRules } from '@xle/core';
+import { parsePageMarker } from '../queries/markers.js';
 import { parseMarker } from '../queries/transactions.js';
+import { AccountParam } from './params.js';
 
 /** Records per page and records skipped, for the offset-paged lists. */
 export const LimitOffset = {
@@ -60,3 +62,39 @@ export const AccountTxQuery = withRules(
   ],
 );
 export type AccountTxQuery = Static<typeof AccountTxQuery>;
+
+/** A marker of a sorted walk this API issued (what it walks is checked against the request's). */
+const PageMarkerParam = Type.Refine(
+  Type.String({ maxLength: 1024, description: 'The marker of the previous page.' }),
+  (text) => parsePageMarker(text) !== undefined,
+  () => 'not a marker this API issued',
+);
+
+/** Paging of /nft/{NFTOKEN_ID}/history. */
+export const NftHistoryQuery = Type.Object(
+  {
+    forward: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'Oldest first (default), as the history happened; false: newest first.',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 400, default: 20 })),
+    marker: Type.Optional(PageMarkerParam),
+  },
+  { additionalProperties: false },
+);
+
+/** Filters and paging of /nfts. */
+export const IssuerNftsQuery = Type.Object(
+  {
+    issuer: AccountParam,
+    taxon: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295, description: 'Only NFTs of this taxon.' })),
+    burned: Type.Optional(
+      Type.Boolean({ description: 'true: burned NFTs only; false: live ones only; absent: both.' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 400, default: 100 })),
+    marker: Type.Optional(PageMarkerParam),
+  },
+  { additionalProperties: false },
+);

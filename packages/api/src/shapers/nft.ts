@@ -1,5 +1,5 @@
 import { parseNFTokenID } from 'xrpl';
-import { pageOwner, parseNftFlags, type Json } from '@xle/documents';
+import { pageOwner, parseNftFlags, type Json, type NftDoc } from '@xle/documents';
 
 /** An NFToken as an NFTokenPage holds it. */
 export interface PageToken {
@@ -54,4 +54,9 @@ export function shapeHeldNft(id: string, page: { index: string; ledger_index: nu
 /** The NFT info of a burned token, from its burn transaction (pure). */
 export function shapeBurnedNft(id: string, burn: Json): Json {
   return shapeNftInfo(id, String(burn.Owner ?? burn.Account), Number(burn.ledger_index), true);
+}
+
+/** An nfts-index document as the spec's NFT info (pure): its last change's ledger, its holder (or last holder). */
+export function shapeNftDoc(doc: NftDoc): Json {
+  return shapeNftInfo(doc.NFTokenID, doc.Owner ?? doc.Issuer, doc.ledger_index, doc.is_burned, doc.URI ?? undefined);
 }

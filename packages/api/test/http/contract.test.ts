@@ -87,7 +87,8 @@ async function exampleIds(): Promise<Record<string, string[]>> {
     ],
     HASH: ledgerTxs.slice(0, 12).map((x) => String(x.hash)),
     LEDGER_INDEX: ['94084608', '83258110'],
-    NFTOKEN_ID: nft.slice(0, 2).map((x) => String(x.NFTokenID)),
+    // One minted in the loaded ledgers (its history has the mint), one only seen on its page.
+    NFTOKEN_ID: ['000827102D192F0A3AAA1EDE5AC7F33892E95FBA16D2221497299CA200000B08', String(nft[0]?.NFTokenID)],
     AMM_ACCOUNT: pools,
     OBJECT_ID: [
       'DBA5231FDE231A51F94640F890BF8FFDA45586EDBBD0ECCEAF532ADB8AC01A6F', // an Escrow
@@ -102,6 +103,10 @@ async function exampleIds(): Promise<Record<string, string[]>> {
     PUBLIC_KEY: validators,
     TOKEN: tokens,
     TOKEN_ID: ['USD'],
+    // Close times of two fixture ledgers (94084608, 83258110), and an instant between ledgers.
+    DATE: ['2025-02-12T00:16:10Z', '2023-10-16T13:05:41Z', '2024-06-01'],
+    // Required query parameters, by `?name`.
+    '?issuer': [...new Set(nft.map((x) => String(x.Issuer)))],
   };
 }
 
@@ -148,11 +153,15 @@ t.test('every GET on the fixture data answers 200 with a body its published sche
     const rounds = Math.max(1, ...names.map((n) => ids[n]?.length ?? 0));
     for (let i = 0; i < rounds; i += 1) {
       let url = path.replace('/api/v1', '');
-      for (const name of names) {
+      const pick = (name: string): string => {
         const values = ids[name];
         if (values === undefined || values.length === 0) throw new Error(`no example id for ${name}`);
-        url = url.replace(`{${name}}`, encodeURIComponent(values[i % values.length] as string));
-      }
+        return encodeURIComponent(values[i % values.length] as string);
+      };
+      for (const name of names) url = url.replace(`{${name}}`, pick(name));
+      const required = ((operation.parameters ?? []) as Json[]).filter((p) => p.in === 'query' && p.required === true);
+      if (required.length > 0)
+        url += `?${required.map((p) => `${String(p.name)}=${pick(`?${String(p.name)}`)}`).join('&')}`;
       const answer = await getJson(`${base}${url}`);
       t.equal(answer.status, 200, `GET ${url}`, { body: answer.body });
       if (answer.status !== 200) continue;

@@ -56,7 +56,10 @@ export function errorResponse(description: string): OpenApiObject {
   return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
 }
 
-/** Example values of path parameters by name (real ids of a data set), for readers and fuzzers. */
+/**
+ * Example values of parameters (real ids of a data set), for readers and fuzzers: path parameters
+ * by name, query parameters by `?name`.
+ */
 export type ParameterExamples = Readonly<Record<string, readonly string[]>>;
 
 /** OpenAPI parameter objects for each property of a path or query schema (path ones are required). */
@@ -68,7 +71,7 @@ export function openApiParameters(
   const required = new Set((object.required as string[] | undefined) ?? []);
   return Object.entries(object.properties as Record<string, TSchema>).map(([name, schema]) => {
     const { description, ...rest } = plainSchema(schema);
-    const known = where === 'path' ? examples[name] : undefined;
+    const known = examples[where === 'path' ? name : `?${name}`];
     return {
       name,
       in: where,
@@ -92,7 +95,7 @@ export interface OpenApiOptions {
   errors: Readonly<Record<string, string>>;
   /** What the operations' callers must show (default open). */
   access?: AccessRequirement;
-  /** Example values of path parameters, by name. */
+  /** Example values of parameters: path ones by name, query ones by `?name`. */
   examples?: ParameterExamples;
   /** Example 200 answers by full path (GET operations), shown with each JSON response schema. */
   responseExamples?: Readonly<Record<string, unknown>>;

@@ -155,7 +155,7 @@ async function tombstoneAbsent(
       live: { is_burned: false },
       field: 'ledger_index',
       key: 'NFTokenID',
-      gone: { is_burned: true, Owner: null, tx_hash: null, _date: null },
+      gone: { is_burned: true, tx_hash: null, _date: null },
     },
   ] as const;
   for (const { kind, live, field, key, gone } of sweeps) {

@@ -315,3 +315,20 @@ export const Token = OpenObject(
   },
   'An issued token with its metrics, score and XLS-26 toml data.',
 );
+
+/** GET /nfts. */
+export const IssuerNftsPage = OpenObject(
+  {
+    issuer: Address,
+    taxon: Type.Optional(Integer('The taxon asked for.', { minimum: 0 })),
+    nfts: Type.Array(NftInfo, {
+      description:
+        'The issuer’s NFTs in mint order (serial), live and burned; `ledger_index` is the ledger of each one’s last change.',
+    }),
+    limit: Integer('Page size used.', { minimum: 1 }),
+    marker: Type.Optional(
+      Type.String({ description: 'Present when more NFTs exist: pass it back as `marker` for the next page.' }),
+    ),
+  },
+  'One page of the NFTs an account issued.',
+);

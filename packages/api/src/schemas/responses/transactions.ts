@@ -251,3 +251,19 @@ export const LedgersList = OpenObject(
 export const LedgerTransactions = Type.Array(Transaction, {
   description: 'The transactions of the ledger, in ledger order (meta.TransactionIndex).',
 });
+
+/** GET /nft/{NFTOKEN_ID}/history. */
+export const NftHistoryPage = OpenObject(
+  {
+    nft_id: Hash,
+    transactions: Type.Array(Transaction, {
+      description:
+        'Transactions that named or changed the NFT (mint, offers, accepts, transfers, burn, failed attempts too), oldest first (newest first with forward=false).',
+    }),
+    limit: UInt('Page size used.'),
+    marker: Type.Optional(
+      Type.String({ description: 'Present when more transactions exist: pass it back as `marker` for the next page.' }),
+    ),
+  },
+  'One page of the history of an NFT, from the indexed transactions.',
+);
