@@ -23,6 +23,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { dataSetRoutes } from './routes/data-sets.js';
 import { objectRoutes } from './routes/objects.js';
 import { pingRoutes } from './routes/ping.js';
+import { statusRoutes } from './routes/status.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { validatorRoutes } from './routes/validators.js';
@@ -85,9 +86,14 @@ const REST_ACCESS: Readonly<Record<Config['access']['mode'], AccessRequirement>>
   open: 'open',
 };
 
-/** Every REST route of the spec, as declared route tables. */
+/** The jobs whose data sets some route serves. */
+export function dataSetJobs(routes: readonly AnyRoute[]): string[] {
+  return [...new Set(routes.flatMap((route) => (route.dataSet === undefined ? [] : [route.dataSet.job])))];
+}
+
+/** Every REST route of the spec, as declared route tables, and the completeness report over them. */
 export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
-  return [
+  const routes = [
     ...pingRoutes(engine, config.es.pingTimeoutMs),
     ...accountRoutes(engine),
     ...objectRoutes(engine),
@@ -96,6 +102,7 @@ export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
     ...validatorRoutes(engine),
     ...tokenRoutes(engine),
   ];
+  return [...routes, ...statusRoutes(engine, dataSetJobs(routes))];
 }
 
 /** Builds the REST API (and the search API beside it unless `search.mount` is off); no I/O until a request arrives. */
@@ -143,10 +150,7 @@ export function createApp(deps: AppDeps): Koa {
     requireDataSet: (gate, path) => requireDataSet(engine, gate, path),
     validateResponses: config.api.validateResponses,
   });
-  if (deps.metrics !== undefined) {
-    const jobs = [...new Set(routes.flatMap((route) => (route.dataSet === undefined ? [] : [route.dataSet.job])))];
-    registerServiceGauges(deps.metrics, engine, jobs);
-  }
+  if (deps.metrics !== undefined) registerServiceGauges(deps.metrics, engine, dataSetJobs(routes));
   api.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });

@@ -21,6 +21,7 @@ const CACHE_ENTRIES = 50_000;
  */
 export class Engine {
   private readonly caches = new Map<string, TtlCache<string, unknown>>();
+  private readonly networks = new Map<string, Engine>();
 
   constructor(
     private readonly client: Client,
@@ -29,6 +30,27 @@ export class Engine {
 
   index(kind: IndexKind): string {
     return indexName(this.naming, kind);
+  }
+
+  /** The network this engine module reads. */
+  get network(): IndexNaming['network'] {
+    return this.naming.network;
+  }
+
+  /** The same engine, reading another network's indices under the same prefix. */
+  forNetwork(network: IndexNaming['network']): Engine {
+    if (network === this.naming.network) return this;
+    let other = this.networks.get(network);
+    if (other === undefined) {
+      other = new Engine(this.client, { ...this.naming, network });
+      this.networks.set(network, other);
+    }
+    return other;
+  }
+
+  /** Whether a kind's index (or read alias) exists. */
+  async exists(kind: IndexKind): Promise<boolean> {
+    return this.client.indices.exists({ index: this.index(kind) });
   }
 
   async get<T>(kind: SingleIndexKind, id: string): Promise<T | undefined> {

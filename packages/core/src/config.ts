@@ -10,7 +10,10 @@ import { repoRoot } from './paths.js';
  * schema defaults < JSON config file (`XLE_CONFIG`, else `./config.local.json` when present) < environment.
  * Validated once at start-up and passed into factories; never imported as a global.
  */
-const Network = Type.Union([Type.Literal('mainnet'), Type.Literal('testnet')], {
+/** The XRPL networks the product serves, each with its own indices. */
+export const NETWORKS = ['mainnet', 'testnet'] as const;
+
+const Network = Type.Union([Type.Literal(NETWORKS[0]), Type.Literal(NETWORKS[1])], {
   default: 'mainnet',
   description: 'Which XRPL network this process serves and ingests; each network has its own indices.',
 });

@@ -302,10 +302,12 @@ async function checkRanges(
   return changes;
 }
 
-/** Deletes the indices and templates of one prefix and network (tests use this to clean up). */
-export async function deleteTemplatesAndIndices(client: Client, naming: IndexNaming, dir?: string): Promise<void> {
-  const composed = composeTemplates(loadTemplateSet(dir), naming);
-  for (const t of composed.indices) {
+/**
+ * Deletes one network's indices (every range of the ranged kinds) and index templates, leaving the
+ * prefix's component templates, which other networks under the same prefix share.
+ */
+export async function deleteIndicesOf(client: Client, naming: IndexNaming, dir?: string): Promise<void> {
+  for (const t of composeTemplates(loadTemplateSet(dir), naming).indices) {
     // Deleting by wildcard needs action.destructive_requires_name off: the range indices are named.
     const ranges = isRangedKind(t.kind) ? await rangeIndices(client, naming, t.kind) : [];
     for (const index of [...ranges, ...(isRangedKind(t.kind) ? [] : [t.index])])
@@ -314,6 +316,11 @@ export async function deleteTemplatesAndIndices(client: Client, naming: IndexNam
       await client.indices.delete({ index: t.index, ignore_unavailable: true }, { ignore: [404] });
     await client.indices.deleteIndexTemplate({ name: t.name }, { ignore: [404] });
   }
-  for (const t of composed.components)
+}
+
+/** Deletes the indices and templates of one prefix and network (tests use this to clean up). */
+export async function deleteTemplatesAndIndices(client: Client, naming: IndexNaming, dir?: string): Promise<void> {
+  await deleteIndicesOf(client, naming, dir);
+  for (const t of composeTemplates(loadTemplateSet(dir), naming).components)
     await client.cluster.deleteComponentTemplate({ name: t.name }, { ignore: [404] });
 }

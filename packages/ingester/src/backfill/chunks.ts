@@ -35,11 +35,15 @@ export interface WorkerHeartbeat {
   kind: 'worker';
   source: string;
   owner: string;
-  state: 'working' | 'waiting' | 'finished';
+  /** Backfill workers work, wait or finish; the live follower follows. */
+  state: 'working' | 'waiting' | 'finished' | 'following';
   heartbeat_at: string;
   from?: number;
   to?: number;
+  /** The last ledger this worker indexed. */
   progress?: number;
+  /** The live follower: the newest validated ledger its rippled announced. */
+  validated_ledger?: number;
 }
 
 export const planId = (source: string): string => `backfill.${source}`;

@@ -1,8 +1,10 @@
+import { hostname } from 'node:os';
 import { abortOnSignals, InvalidOptionError, type Config, type Logger } from '@xle/core';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { CheckpointStore, type LedgerRange } from '../pipeline/checkpoint.js';
 import { runPipeline } from '../pipeline/run.js';
 import { runBackfillWorker } from '../backfill/worker.js';
+import { LeaseStore } from '../backfill/lease-store.js';
 import { RippledSource } from '../sources/rippled.js';
 
 /** The lowest ledger rippled serves on mainnet (ledgers before it were lost). */
@@ -18,6 +20,8 @@ export async function followRippled(
 ): Promise<number> {
   const rippled = new RippledSource({ url: config.xrpl.url, logger, concurrency: 4 });
   const checkpoints = new CheckpointStore(engine, 'rippled');
+  const heartbeats = new LeaseStore(engine, 'rippled');
+  const owner = `live-${hostname()}-${process.pid}`;
   const signal = abortOnSignals();
   try {
     const checkpoint = await checkpoints.load();
@@ -25,11 +29,19 @@ export async function followRippled(
     const totals = await runPipeline(rippled.live(after, signal), engine, checkpoints, {
       batchLedgers: 1,
       networkId: rippled.networkId ?? config.xrpl.networkId,
-      onBatch: (t, batch) =>
-        logger.info(
-          { ledger: batch[batch.length - 1]?.ledger_index, ledgers: t.ledgers, documents: t.documents },
-          'indexed',
-        ),
+      onBatch: async (t, batch) => {
+        const ledger = batch[batch.length - 1]?.ledger_index;
+        logger.info({ ledger, ledgers: t.ledgers, documents: t.documents }, 'indexed');
+        // What /api/v1/status reads: this follower is alive, and how far behind the network it is.
+        await heartbeats
+          .heartbeat({
+            owner,
+            state: 'following',
+            ...(ledger === undefined ? {} : { progress: ledger }),
+            validated_ledger: rippled.newestValidated,
+          })
+          .catch((error: unknown) => logger.warn({ err: error }, 'could not record the live heartbeat'));
+      },
     });
     console.log(
       `indexed ${totals.ledgers} ledgers, ${totals.documents} documents (${totals.deadLetters} dead letters)`,

@@ -32,7 +32,7 @@ export interface PipelineOptions {
   /** A batch closes at this many ledgers or transactions, whichever comes first. */
   batchLedgers?: number;
   batchTransactions?: number;
-  onBatch?: (totals: IngestTotals, batch: readonly LedgerInput[]) => void;
+  onBatch?: (totals: IngestTotals, batch: readonly LedgerInput[]) => void | Promise<void>;
 }
 
 /**
@@ -161,7 +161,7 @@ export async function runPipeline(
       totals.superseded += result.superseded.length;
       totals.deadLetters += result.deadLetters;
       totals.checkpoint = checkpoint;
-      options.onBatch?.(totals, ledgers);
+      await options.onBatch?.(totals, ledgers);
     })();
     // A failed write stops the run at the next batch boundary at the latest.
     recorded.catch((error: unknown) => {

@@ -34,6 +34,8 @@ export class RippledSource {
   private connecting: Promise<XrplClient> | undefined;
   /** The network's id as the server reports it (server_info), for ctids. */
   networkId: number | undefined;
+  /** The newest validated ledger the server announced on its stream (0 before the first). */
+  newestValidated = 0;
 
   constructor(private readonly options: RippledSourceOptions) {}
 
@@ -185,6 +187,7 @@ export class RippledSource {
       try {
         const xrpl = await this.connection();
         const onLedger = (stream: LedgerStream): void => {
+          this.newestValidated = Math.max(this.newestValidated, stream.ledger_index);
           queue.push(stream.ledger_index);
           notify();
         };
@@ -198,7 +201,10 @@ export class RippledSource {
         try {
           const subscribed = await xrpl.request({ command: 'subscribe', streams: ['ledger'] });
           const current = (subscribed.result as { ledger_index?: number }).ledger_index;
-          if (typeof current === 'number') queue.push(current);
+          if (typeof current === 'number') {
+            this.newestValidated = Math.max(this.newestValidated, current);
+            queue.push(current);
+          }
           failures = 0;
           this.options.logger.info({ url: this.options.url, validated: current, last }, 'following validated ledgers');
           while (!closed && !aborted()) {
