@@ -22,6 +22,7 @@ import { Engine } from './engine.js';
 import { accountRoutes } from './routes/accounts.js';
 import { dataSetRoutes } from './routes/data-sets.js';
 import { objectRoutes } from './routes/objects.js';
+import { exportRoutes } from './routes/export.js';
 import { pingRoutes } from './routes/ping.js';
 import { statusRoutes } from './routes/status.js';
 import { tokenRoutes } from './routes/tokens.js';
@@ -68,6 +69,7 @@ const PATH_EXAMPLES: ParameterExamples = {
   TOKEN_ID: ['CNY'],
   DATE: ['2025-02-12T00:16:10Z', '2023-10-16T13:05:41Z'],
   '?issuer': ['rnfT2RATvTDqFTeBbJuERK21r4NWYdrops'],
+  KIND: ['transactions', 'ledgers', 'accounts', 'objects'],
 };
 
 /**
@@ -101,6 +103,7 @@ export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
     ...transactionRoutes(engine),
     ...validatorRoutes(engine),
     ...tokenRoutes(engine),
+    ...exportRoutes(engine, config.api.validateResponses),
   ];
   return [...routes, ...statusRoutes(engine, dataSetJobs(routes))];
 }

@@ -100,6 +100,27 @@ export class Engine {
     return found;
   }
 
+  /** Opens a point in time over a kind's index or alias (a consistent view for a long walk). */
+  async openPit(kind: IndexKind, keepAlive: string): Promise<string> {
+    return (await this.client.openPointInTime({ index: this.index(kind), keep_alive: keepAlive })).id;
+  }
+
+  /** Closes a point in time; one already expired or closed is no error. */
+  async closePit(id: string): Promise<void> {
+    await this.client.closePointInTime({ id }, { ignore: [404] }).catch(() => undefined);
+  }
+
+  /** A search under a point in time (the request names it; no index), never a partial answer. */
+  async searchPit<T>(body: estypes.SearchRequest, signal?: AbortSignal): Promise<estypes.SearchResponse<T>> {
+    const found = await this.client.search<T>(
+      { allow_partial_search_results: false, ...body },
+      signal === undefined ? {} : { signal },
+    );
+    if ((found._shards?.failed ?? 0) > 0)
+      throw new EngineUnavailableError(new Error(`${found._shards.failed} shards failed`));
+    return found;
+  }
+
   /**
    * Documents by id, answered from this process's cache while younger than `ttlMs`: one batched
    * lookup of the ids not cached. With `cacheMisses`, an id found missing is not asked again

@@ -74,8 +74,23 @@ function numericKeys(schema: TSchema): [string, RegExp][] {
   );
 }
 
+/** The values of a parameter whose schema is a union of literals (an enumeration), else undefined. */
+function choicesOf(schema: TSchema, name: string): string[] | undefined {
+  const property = (schema as { properties?: Record<string, { anyOf?: { const?: unknown }[] }> }).properties?.[name];
+  const values = property?.anyOf?.map((member) => member.const);
+  return values !== undefined && values.length > 0 && values.every((v) => v !== undefined)
+    ? values.map(String)
+    : undefined;
+}
+
 /** Validates one part of the request; throws a 400 naming the offending parameter. */
-function check(where: InputPart, checker: Checker, raw: unknown, numeric: readonly [string, RegExp][] = []): unknown {
+function check(
+  where: InputPart,
+  checker: Checker,
+  raw: unknown,
+  numeric: readonly [string, RegExp][] = [],
+  schema?: TSchema,
+): unknown {
   for (const [name, form] of numeric) {
     const text = (raw as Record<string, unknown> | undefined)?.[name];
     if (typeof text === 'string' && !form.test(text))
@@ -99,7 +114,11 @@ function check(where: InputPart, checker: Checker, raw: unknown, numeric: readon
     );
   }
   const name = first === undefined ? where : parameterName(where, first);
-  const reason = first === undefined ? 'not valid' : (ruleOf(first)?.message ?? first.message);
+  const choices = schema === undefined ? undefined : choicesOf(schema, name);
+  const reason =
+    first === undefined
+      ? 'not valid'
+      : (ruleOf(first)?.message ?? (choices === undefined ? first.message : `must be one of ${choices.join(', ')}`));
   throw new BadRequestError(
     `Invalid ${where} parameter "${name}": ${reason}.`,
     { parameter: name, in: where, value: (raw as Record<string, unknown> | undefined)?.[name] },
@@ -116,5 +135,5 @@ function check(where: InputPart, checker: Checker, raw: unknown, numeric: readon
 export function compileValidator<T extends TSchema>(where: InputPart, schema: T): (raw: unknown) => Static<T> {
   const checker = Compile(schema) as unknown as Checker;
   const numeric = where === 'body' ? [] : numericKeys(schema);
-  return (raw) => check(where, checker, raw, numeric) as Static<T>;
+  return (raw) => check(where, checker, raw, numeric, schema) as Static<T>;
 }

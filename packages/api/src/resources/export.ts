@@ -1,0 +1,128 @@
+import { Readable } from 'node:stream';
+import type { estypes } from '@elastic/elasticsearch';
+import { BadRequestError, ErrorCode } from '@xle/core';
+import type { Json } from '@xle/documents';
+import type { Engine } from '../engine.js';
+import { buildExportPage, IMMUTABLE_KINDS, type ExportKind } from '../queries/export.js';
+import { encodePageMarker, parsePageMarker } from '../queries/markers.js';
+import { latestLedger } from './ledgers.js';
+
+/** Documents per engine page of an export (two pages in memory at most: one written, one read). */
+export const EXPORT_PAGE = 1000;
+/** How long the export's point in time lives between two pages. */
+const KEEP_ALIVE = '2m';
+
+export interface ExportRequest {
+  from_ledger?: number | undefined;
+  to_ledger?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** The walk an export cursor resumes: its kind, ledger range and the last document sent. */
+interface ExportWalk {
+  from: number | undefined;
+  to: number | undefined;
+  after: estypes.FieldValue[] | undefined;
+}
+
+const scopeOf = (kind: ExportKind, from: number | undefined, to: number | undefined): string =>
+  `export:${kind}:${from ?? ''}:${to ?? ''}`;
+
+function badCursor(message: string): BadRequestError {
+  return new BadRequestError(
+    `Invalid query parameter "cursor": ${message}.`,
+    { parameter: 'cursor', in: 'query' },
+    ErrorCode.InvalidParameter,
+  );
+}
+
+/**
+ * Where an export starts or resumes. A first request pins the range of transactions and ledgers
+ * (up to the newest indexed ledger, when no `to_ledger` is given), so a resumed walk never grows;
+ * a cursor carries kind, range and the last document sent, and a range given beside it must be
+ * the cursor's own.
+ */
+async function exportWalk(engine: Engine, kind: ExportKind, request: ExportRequest): Promise<ExportWalk> {
+  if (request.cursor === undefined) {
+    const pin = IMMUTABLE_KINDS.has(kind) && request.to_ledger === undefined;
+    return {
+      from: request.from_ledger,
+      to: pin ? (await latestLedger(engine)).ledger_index : request.to_ledger,
+      after: undefined,
+    };
+  }
+  const marker = parsePageMarker(request.cursor);
+  const scope = marker?.scope.split(':');
+  if (marker === undefined || scope?.length !== 4 || scope[0] !== 'export') throw badCursor('not one this API issued');
+  if (scope[1] !== kind) throw badCursor(`it resumes an export of ${scope[1]}`);
+  const bound = (text: string | undefined): number | undefined =>
+    text === undefined || text === '' ? undefined : Number(text);
+  const walk = { from: bound(scope[2]), to: bound(scope[3]), after: marker.after };
+  if (
+    (request.from_ledger !== undefined && request.from_ledger !== walk.from) ||
+    (request.to_ledger !== undefined && request.to_ledger !== walk.to)
+  )
+    throw badCursor('from_ledger and to_ledger differ from the export it resumes');
+  return walk;
+}
+
+/**
+ * GET /export/{KIND}: every document of a kind whose ledger is in the range, in ledger order, as
+ * NDJSON: one document per line, the indexed document as /search returns it, with `_cursor`, the
+ * cursor that resumes the export after that line. Read a page at a time under one point in time
+ * (the next page is read while the current one is written), so memory stays flat however long
+ * the export. The first page is read before answering: a failing request is a clean 4xx or 5xx,
+ * never a broken stream.
+ */
+export async function exportStream(
+  engine: Engine,
+  kind: ExportKind,
+  request: ExportRequest,
+  signal: AbortSignal,
+  checkLine?: (line: Json) => void,
+): Promise<Readable> {
+  const walk = await exportWalk(engine, kind, request);
+  const scope = scopeOf(kind, walk.from, walk.to);
+  let pit = await engine.openPit(kind, KEEP_ALIVE);
+  const page = (after: estypes.FieldValue[] | undefined): Promise<estypes.SearchResponse<Json>> =>
+    engine.searchPit<Json>(
+      buildExportPage(kind, walk, { id: pit, keep_alive: KEEP_ALIVE }, EXPORT_PAGE, after),
+      signal,
+    );
+  const lines = (hits: estypes.SearchHit<Json>[]): string => {
+    let text = '';
+    for (const hit of hits) {
+      const line: Json = { ...hit._source, _cursor: encodePageMarker(scope, hit.sort ?? []) };
+      checkLine?.(line);
+      text += `${JSON.stringify(line)}\n`;
+    }
+    return text;
+  };
+  let first: estypes.SearchResponse<Json>;
+  try {
+    first = await page(walk.after);
+  } catch (error) {
+    await engine.closePit(pit);
+    throw error;
+  }
+  async function* pages(): AsyncGenerator<string> {
+    try {
+      let current = first;
+      for (;;) {
+        pit = current.pit_id ?? pit;
+        const hits = current.hits.hits;
+        const last = hits[hits.length - 1];
+        // The next page is on its way while this one is written.
+        const next = hits.length === EXPORT_PAGE && last?.sort !== undefined ? page(last.sort) : undefined;
+        // A page not awaited yet must not fail unobserved if the client goes away meanwhile.
+        next?.catch(() => undefined);
+        if (hits.length > 0) yield lines(hits);
+        if (next === undefined) return;
+        current = await next;
+      }
+    } finally {
+      await engine.closePit(pit);
+    }
+  }
+  return Readable.from(pages(), { objectMode: false });
+}

@@ -1,0 +1,88 @@
+import Type from 'typebox';
+import Compile from 'typebox/compile';
+import { AppError, defineRoute, ErrorCode, type AnyRoute } from '@xle/core';
+import type { Json } from '@xle/documents';
+import type { Engine } from '../engine.js';
+import { EXPORT_KINDS, type ExportKind } from '../queries/export.js';
+import { exportStream } from '../resources/export.js';
+import { EXPORT_LINES, ExportLine } from '../schemas/responses/export.js';
+import { LEDGER_INDEX_MAX } from '../schemas/params.js';
+
+const Ledger = (description: string) => Type.Integer({ minimum: 0, maximum: LEDGER_INDEX_MAX, description });
+
+const ExportQuery = Type.Object(
+  {
+    from_ledger: Type.Optional(Ledger('First ledger of the export (default: the first indexed).')),
+    to_ledger: Type.Optional(
+      Ledger(
+        'Last ledger of the export (default: transactions and ledgers, the newest indexed at the start; accounts and objects, none).',
+      ),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: 512,
+        description: 'The `_cursor` of the last line received: the export resumes after it.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Each kind's line checked against its published schema (api.validateResponses, as every JSON
+ * answer is): a line that does not match ends the stream with RESPONSE_CONTRACT_VIOLATION.
+ */
+function lineChecker(kind: ExportKind): (line: Json) => void {
+  const checker = Compile(EXPORT_LINES[kind]);
+  return (line) => {
+    if (checker.Check(line)) return;
+    const errors = [...checker.Errors(line)].slice(0, 5).map((e) => ({ path: e.instancePath, message: e.message }));
+    throw new AppError(
+      500,
+      ErrorCode.ResponseContractViolation,
+      `An export line of ${kind} does not match its published schema.`,
+      {
+        details: { errors },
+      },
+    );
+  };
+}
+
+/** Bulk export (not in the spec). */
+export function exportRoutes(engine: Engine, validateResponses: boolean): AnyRoute[] {
+  const checkers = new Map(EXPORT_KINDS.map((kind) => [kind, validateResponses ? lineChecker(kind) : undefined]));
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/export/{KIND}',
+      summary: 'Bulk export as NDJSON: every transaction, ledger, account or ledger object of a ledger range',
+      description:
+        'Streams one JSON document per line (`application/x-ndjson`; gzip, deflate or br when asked with Accept-Encoding), in ledger order: transactions by ledger and TransactionIndex, ledgers by index, accounts and ledger objects by the ledger of their last change. Each line is the indexed document (as /search returns it) plus `_cursor`: after a dropped connection, ask again with `cursor` = the `_cursor` of the last complete line, and the export goes on after it. Transactions and ledgers are pinned to the range of the first request, so a resumed export yields each exactly once; accounts and ledger objects are current state: each line is a document as it is when read, and one changed between a cut and its resumption comes again at its new place. Memory stays flat however long the export; access plans count it as one request.',
+      tags: ['Export'],
+      params: Type.Object({
+        KIND: Type.Union(
+          EXPORT_KINDS.map((k) => Type.Literal(k)),
+          { description: 'What to export.' },
+        ),
+      }),
+      query: ExportQuery,
+      response: ExportLine,
+      produces: ['application/x-ndjson'],
+      handler: async ({ params, query }, ctx) => {
+        const kind = params.KIND as ExportKind;
+        const controller = new AbortController();
+        ctx.res.once('close', () => {
+          if (!ctx.res.writableFinished) controller.abort();
+        });
+        const body = await exportStream(engine, kind, query, controller.signal, checkers.get(kind));
+        ctx.type = 'application/x-ndjson';
+        // NDJSON is not in the compressible media types: compressed all the same when asked.
+        (ctx as { compress?: boolean }).compress = true;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Content-Disposition', `inline; filename="${kind}.ndjson"`);
+        ctx.body = body;
+        return undefined;
+      },
+    }),
+  ];
+}

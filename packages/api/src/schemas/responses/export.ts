@@ -1,0 +1,60 @@
+import Type from 'typebox';
+import { Address, Hash, OpenObject } from './common.js';
+
+const Cursor = Type.String({ description: 'Pass it as `cursor` to resume the export after this line (opaque).' });
+const UInt = (description: string) => Type.Integer({ minimum: 0, description });
+
+/** One line of each kind of GET /export/{KIND}: the indexed document and its cursor. */
+export const EXPORT_LINES = {
+  transactions: OpenObject(
+    {
+      hash: Hash,
+      ledger_index: UInt('Ledger of the transaction.'),
+      TransactionType: Type.String(),
+      meta: OpenObject(
+        { TransactionIndex: UInt('Its place in the ledger.'), TransactionResult: Type.String() },
+        'Its metadata, AffectedNodes included.',
+      ),
+      _cursor: Cursor,
+    },
+    'A transaction document: every field of the transaction under its XRPL name, its metadata, and the derived fields (`_date`, `_Fee`, `ctid`, `_accounts`, amounts with `_currency`, `_value`, `native`, ...).',
+  ),
+  ledgers: OpenObject(
+    {
+      ledger_index: UInt('Ledger index.'),
+      ledger_hash: Hash,
+      close_time: UInt('Close time, seconds since 2000-01-01.'),
+      _cursor: Cursor,
+    },
+    'A ledger header document.',
+  ),
+  accounts: OpenObject(
+    {
+      Account: Address,
+      Balance: Type.Union([Type.String(), OpenObject({})], {
+        description: 'XRP balance (drops as text, or the amount object).',
+      }),
+      _updated_ledger_index: UInt('Ledger of its last change.'),
+      _cursor: Cursor,
+    },
+    'An account document: the AccountRoot as of its last change, with its activation fields when known.',
+  ),
+  objects: OpenObject(
+    {
+      index: Hash,
+      LedgerEntryType: Type.String(),
+      ledger_index: UInt('Ledger of its last change.'),
+      deleted: Type.Boolean({
+        description: 'True for an entry deleted in that ledger (kept so a replay cannot bring it back).',
+      }),
+      _cursor: Cursor,
+    },
+    'A ledger object document: the entry’s own fields as of its last change.',
+  ),
+} as const;
+
+/** One NDJSON line of GET /export/{KIND}. */
+export const ExportLine = Type.Union(Object.values(EXPORT_LINES), {
+  description:
+    'One NDJSON line: the indexed document of a transaction, ledger, account or ledger object, plus `_cursor`.',
+});
