@@ -122,6 +122,31 @@ export class Engine {
   }
 
   /**
+   * A search under a point in time whose answer comes back as bytes, filtered to `filterPath`,
+   * for a reader that does not parse it whole (an export). An engine refusal is thrown as
+   * searchPit throws it.
+   */
+  async searchPitRaw(body: estypes.SearchRequest, filterPath: string, signal?: AbortSignal): Promise<Buffer> {
+    const answer = await this.client.transport.request<NodeJS.ReadableStream>(
+      {
+        method: 'POST',
+        path: '/_search',
+        querystring: { filter_path: filterPath, allow_partial_search_results: false },
+        body,
+      },
+      { asStream: true, meta: true, ...(signal === undefined ? {} : { signal }) },
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of answer.body) chunks.push(chunk as Buffer);
+    if (answer.statusCode !== null && answer.statusCode >= 400) {
+      // The same request again, answered as the client reports refusals (ResponseError, mapped to 4xx/5xx).
+      await this.searchPit(body, signal);
+      throw new Error(`the engine answered ${answer.statusCode}, then answered the same search`);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  /**
    * Documents by id, answered from this process's cache while younger than `ttlMs`: one batched
    * lookup of the ids not cached. With `cacheMisses`, an id found missing is not asked again
    * within that time either.

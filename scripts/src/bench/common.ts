@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,8 +8,10 @@ import { parseArgs } from 'node:util';
 import {
   applyTemplates,
   createEngineClient,
+  createLogger,
   deleteTemplatesAndIndices,
   engineUrl,
+  indexName,
   repoRoot,
   fixturesDir,
   loadConfig,
@@ -19,7 +21,7 @@ import {
   type IndexNaming,
 } from '@xle/core';
 import { normalizeLedger, type LedgerInput } from '@xle/documents';
-import { listLedgerFiles } from '@xle/ingester';
+import { ActivationEnricher, IngestEngine, listLedgerFiles, prepareBatch } from '@xle/ingester';
 
 /**
  * A benchmark's numeric options from the command line (`--name N`), parsed with node:util
@@ -217,4 +219,60 @@ export async function startServerProcess(script: string, env: Record<string, str
     }
   }
   throw new Error(`${script} stopped before it listened`);
+}
+
+/** A process's resident memory now and at its peak (VmHWM), from /proc. */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** The first ledger of the generated transactions; each ledger holds TRANSACTIONS_PER_LEDGER of them. */
+export const GENERATED_FIRST_LEDGER = 90_000_000;
+export const TRANSACTIONS_PER_LEDGER = 20;
+
+/**
+ * `count` transaction documents cloned from the real fixture transactions (as the ingester builds
+ * them), each with its own hash, ledger index (20 a ledger from GENERATED_FIRST_LEDGER) and
+ * TransactionIndex, bulk-loaded into the transactions index of `naming` and refreshed.
+ */
+export async function loadGeneratedTransactions(client: Client, naming: IndexNaming, count: number): Promise<void> {
+  const engine = new IngestEngine(client, naming, createLogger('bench', 'silent'));
+  const ops = await prepareBatch(fixtureLedgers(), engine, new ActivationEnricher(engine), 0);
+  const templates = ops.filter((op) => op.range?.kind === 'transactions').map((op) => op.doc);
+  const transactions = indexName(naming, 'transactions');
+  const started = performance.now();
+  let next = 0;
+  const body = (): string | undefined => {
+    if (next >= count) return undefined;
+    let text = '';
+    const end = Math.min(count, next + 2000);
+    for (; next < end; next += 1) {
+      const template = templates[next % templates.length] as Record<string, unknown>;
+      const hash = createHash('sha256').update(String(next)).digest('hex').toUpperCase();
+      const doc = {
+        ...template,
+        hash,
+        ledger_index: GENERATED_FIRST_LEDGER + Math.floor(next / TRANSACTIONS_PER_LEDGER),
+        meta: { ...(template.meta as Record<string, unknown>), TransactionIndex: next % TRANSACTIONS_PER_LEDGER },
+      };
+      text += `{"index":{"_index":"${transactions}","_id":"${hash}"}}\n${JSON.stringify(doc)}\n`;
+    }
+    return text;
+  };
+  const worker = async (): Promise<void> => {
+    for (let chunk = body(); chunk !== undefined; chunk = body()) {
+      await client.transport.request(
+        { method: 'POST', path: '/_bulk', body: chunk, querystring: { filter_path: 'errors' } },
+        { headers: { 'content-type': 'application/x-ndjson' } },
+      );
+      if (next % 100_000 < 2000) process.stdout.write(`\r  loaded ${next.toLocaleString('en')} documents`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  await client.indices.refresh({ index: transactions });
+  process.stdout.write(
+    `\r  loaded ${count.toLocaleString('en')} documents in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 }

@@ -11,13 +11,10 @@
  * Needs a running engine (`pnpm engine start`) or ES_URL.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger, engineUrl, indexName, repoRoot } from '@xle/core';
-import { ActivationEnricher, IngestEngine, prepareBatch } from '@xle/ingester';
+import { engineUrl, indexName, repoRoot } from '@xle/core';
 import { EXPORT_PAGE_SIZE } from '@xle/search';
-import { benchIndices, fixtureLedgers, mb, numericOptions } from './common.js';
+import { benchIndices, loadGeneratedTransactions, mb, memoryOf, numericOptions } from './common.js';
 
 const { numbers } = numericOptions('pnpm bench:sql [--rows N] [--port P]', { rows: 1_000_000, port: 3091 });
 const ROWS = numbers.rows;
@@ -28,44 +25,6 @@ const SQL = `SELECT hash, ledger_index, TransactionType, Account, "Amount._value
 
 const { config, client, naming, drop } = await benchIndices('sql', {}, 300_000);
 const transactions = indexName(naming, 'transactions');
-
-/** Real transaction documents, as the ingester builds them from the fixture ledgers. */
-async function templateDocs(): Promise<Record<string, unknown>[]> {
-  const engine = new IngestEngine(client, naming, createLogger('bench', 'silent'));
-  const ops = await prepareBatch(fixtureLedgers(), engine, new ActivationEnricher(engine), 0);
-  return ops.filter((op) => op.range?.kind === 'transactions').map((op) => op.doc);
-}
-
-async function load(templates: Record<string, unknown>[]): Promise<void> {
-  const started = performance.now();
-  let next = 0;
-  const body = (): string | undefined => {
-    if (next >= ROWS) return undefined;
-    let text = '';
-    const end = Math.min(ROWS, next + 2000);
-    for (; next < end; next += 1) {
-      const template = templates[next % templates.length] as Record<string, unknown>;
-      const hash = createHash('sha256').update(String(next)).digest('hex').toUpperCase();
-      const doc = { ...template, hash, ledger_index: 90_000_000 + Math.floor(next / 20) };
-      text += `{"index":{"_index":"${transactions}","_id":"${hash}"}}\n${JSON.stringify(doc)}\n`;
-    }
-    return text;
-  };
-  const worker = async (): Promise<void> => {
-    for (let chunk = body(); chunk !== undefined; chunk = body()) {
-      await client.transport.request(
-        { method: 'POST', path: '/_bulk', body: chunk, querystring: { filter_path: 'errors' } },
-        { headers: { 'content-type': 'application/x-ndjson' } },
-      );
-      if (next % 100_000 < 2000) process.stdout.write(`\r  loaded ${next.toLocaleString('en')} documents`);
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  await client.indices.refresh({ index: transactions });
-  process.stdout.write(
-    `\r  loaded ${ROWS.toLocaleString('en')} documents in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
-  );
-}
 
 /** The engine paging the same query by itself: point in time, search_after, the same fields. */
 async function rawPaging(): Promise<{ rows: number; seconds: number }> {
@@ -90,12 +49,6 @@ async function rawPaging(): Promise<{ rows: number; seconds: number }> {
   }
   await client.closePointInTime({ id });
   return { rows, seconds: (performance.now() - started) / 1000 };
-}
-
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
 /** POST /sql?format=csv, reading the stream to the end without keeping it. */
@@ -131,7 +84,7 @@ const server = spawn(process.execPath, [`${repoRoot}packages/search/dist/src/ser
 });
 try {
   console.log(`SQL export benchmark: ${ROWS.toLocaleString('en')} rows, engine ${engineUrl(config)}`);
-  await load(await templateDocs());
+  await loadGeneratedTransactions(client, naming, ROWS);
   const base = `http://127.0.0.1:${PORT}`;
   for (let i = 0; i < 50; i += 1) {
     if ((await fetch(`${base}/api/v1/sql`, { method: 'POST' }).catch(() => undefined)) !== undefined) break;

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import type { estypes } from '@elastic/elasticsearch';
-import { BadRequestError, ErrorCode } from '@xle/core';
+import { BadRequestError, EngineUnavailableError, ErrorCode } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { buildExportPage, IMMUTABLE_KINDS, type ExportKind } from '../queries/export.js';
 import { encodePageMarker, parsePageMarker } from '../queries/markers.js';
+import { lineWithMember, RAW_HITS_FILTER, readRawHits, type RawHit, type RawHits } from '../shapers/raw-hits.js';
 import { latestLedger } from './ledgers.js';
 
 /** Documents per engine page of an export (two pages in memory at most: one written, one read). */
@@ -84,36 +85,39 @@ export async function exportStream(
   const walk = await exportWalk(engine, kind, request);
   const scope = scopeOf(kind, walk.from, walk.to);
   let pit = await engine.openPit(kind, KEEP_ALIVE);
-  const page = (after: estypes.FieldValue[] | undefined): Promise<estypes.SearchResponse<Json>> =>
-    engine.searchPit<Json>(
-      buildExportPage(kind, walk, { id: pit, keep_alive: KEEP_ALIVE }, EXPORT_PAGE, after),
-      signal,
-    );
-  const lines = (hits: estypes.SearchHit<Json>[]): string => {
-    let text = '';
-    for (const hit of hits) {
-      const line: Json = { ...hit._source, _cursor: encodePageMarker(scope, hit.sort ?? []) };
-      checkLine?.(line);
-      text += `${JSON.stringify(line)}\n`;
-    }
-    return text;
+  const page = async (after: estypes.FieldValue[] | undefined): Promise<RawHits> => {
+    const request = buildExportPage(kind, walk, { id: pit, keep_alive: KEEP_ALIVE }, EXPORT_PAGE, after);
+    const hits = readRawHits(await engine.searchPitRaw(request, RAW_HITS_FILTER, signal));
+    if (hits.failedShards > 0) throw new EngineUnavailableError(new Error(`${hits.failedShards} shards failed`));
+    return hits;
   };
-  let first: estypes.SearchResponse<Json>;
+  // Each document goes out as the engine stored it, with its cursor appended: no parse, no
+  // serialisation per document (the checker, under api.validateResponses, parses each line).
+  const lines = (hits: RawHit[]): Buffer =>
+    Buffer.concat(
+      hits.map((hit) => {
+        const line = lineWithMember(hit.source, '_cursor', JSON.stringify(encodePageMarker(scope, hit.sort)));
+        if (checkLine !== undefined) checkLine(JSON.parse(line.toString('utf8')) as Json);
+        return line;
+      }),
+    );
+  let first: RawHits;
   try {
     first = await page(walk.after);
   } catch (error) {
     await engine.closePit(pit);
     throw error;
   }
-  async function* pages(): AsyncGenerator<string> {
+  async function* pages(): AsyncGenerator<Buffer> {
     try {
       let current = first;
       for (;;) {
-        pit = current.pit_id ?? pit;
-        const hits = current.hits.hits;
+        pit = current.pitId ?? pit;
+        const hits = current.hits;
         const last = hits[hits.length - 1];
         // The next page is on its way while this one is written.
-        const next = hits.length === EXPORT_PAGE && last?.sort !== undefined ? page(last.sort) : undefined;
+        const next =
+          hits.length === EXPORT_PAGE && last !== undefined ? page(last.sort as estypes.FieldValue[]) : undefined;
         // A page not awaited yet must not fail unobserved if the client goes away meanwhile.
         next?.catch(() => undefined);
         if (hits.length > 0) yield lines(hits);
