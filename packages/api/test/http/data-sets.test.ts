@@ -181,7 +181,14 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
         token: `${code}.${issuer}`,
         meta: { token: { name: 'Ripple Fox CNY', trust_level: 2 }, issuer: { name: 'Ripple Fox' } },
         tomldata: { TOKENS: [{ currency: code }] },
-        toml_status: { domain: TOML_FIXTURE.listed.domain, outcome: 'ok', fetched_at: /Z$/ },
+        toml_status: {
+          domain: TOML_FIXTURE.listed.domain,
+          outcome: 'ok',
+          fetched_at: /Z$/,
+          // Where the metadata came from, and when the shown data was fetched.
+          source: `file:${TOML_FIXTURE.listed.domain}.toml`,
+          data_fetched_at: /Z$/,
+        },
       },
     });
     const hex = ((one.body as Token).currency as string).toLowerCase();

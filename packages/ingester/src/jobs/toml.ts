@@ -22,7 +22,7 @@ export type TomlOutcome =
   | 'http_error'
   | 'too_large'
   | 'timeout'
-  | 'malformed'
+  | 'invalid'
   | 'unreachable';
 
 export interface TomlResult {
@@ -30,9 +30,16 @@ export interface TomlResult {
   outcome: TomlOutcome;
   /** Why it is not `ok`, in words. */
   reason?: string;
-  /** The parsed file (TOML dates as ISO strings), when `ok`. */
+  /**
+   * The parsed file (TOML dates as ISO strings): this fetch's when `ok`, else the last good one
+   * (an issuer's server down for a day does not erase what its file said).
+   */
   data?: Json;
   fetched_at: string;
+  /** Where it was read from: the URL, or the file of a toml directory. */
+  source?: string;
+  /** When `data` was fetched (the last `ok` fetch). */
+  data_fetched_at?: string;
 }
 
 export interface TomlSource {
@@ -97,7 +104,7 @@ function toJson(value: unknown): unknown {
 
 function finish(domain: string, now: Date, text: string): TomlResult {
   const parsed = parseTomlText(text);
-  if ('reason' in parsed) return { domain, outcome: 'malformed', reason: parsed.reason, fetched_at: now.toISOString() };
+  if ('reason' in parsed) return { domain, outcome: 'invalid', reason: parsed.reason, fetched_at: now.toISOString() };
   return { domain, outcome: 'ok', data: parsed.data, fetched_at: now.toISOString() };
 }
 
@@ -249,7 +256,8 @@ export function directoryTomlSource(dir: string, options: { maxBytes?: number; n
     join(dir, domain, '.well-known', 'xrp-ledger.toml'),
   ];
   return {
-    describe: (domain) => candidates(domain)[0] as string,
+    // What a reader of the API sees: the file's name, not the server's folders.
+    describe: (domain) => `file:${domain}.toml`,
     async fetch(domain) {
       for (const path of candidates(domain)) {
         const info = await stat(path).catch(() => undefined);
@@ -401,9 +409,17 @@ export async function refreshToml(
   const worker = async (): Promise<void> => {
     while (next < due.length) {
       const domain = due[next++] as string;
-      const result = await options.source.fetch(domain);
-      if (result.outcome !== 'ok')
+      const result: TomlResult = { ...(await options.source.fetch(domain)), source: options.source.describe(domain) };
+      const previous = cache.get(domain);
+      if (result.outcome === 'ok') result.data_fetched_at = result.fetched_at;
+      else {
         options.logger?.warn({ domain, outcome: result.outcome, reason: result.reason }, 'xrp-ledger.toml not used');
+        // The last good file stays until one replaces it; the outcome says this fetch failed.
+        if (previous?.data !== undefined) {
+          result.data = previous.data;
+          result.data_fetched_at = previous.data_fetched_at ?? previous.fetched_at;
+        }
+      }
       out.set(domain, result);
     }
   };

@@ -49,7 +49,13 @@ const computed = (source: Json | undefined): unknown => {
     const metrics = rest.metrics as Json;
     rest.metrics = { ...metrics, supply: digits(metrics.supply), marketcap: digits(metrics.marketcap) };
   }
-  return _toml === undefined ? rest : { ...rest, _toml: { ...(_toml as Json), fetched_at: 'omitted' } };
+  if (_toml === undefined) return rest;
+  const toml = _toml as Json;
+  // When a toml file was read is wall-clock time.
+  return {
+    ...rest,
+    _toml: { ...toml, fetched_at: 'omitted', data_fetched_at: toml.data_fetched_at === null ? null : 'omitted' },
+  };
 };
 
 const engineOf = (target: TestIndices) => new IngestEngine(target.client, target.naming, logger);

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -174,7 +174,7 @@ t.test('fetching over HTTP: every outcome recorded, none thrown', async (t) => {
   t.match(await outcome('slow.example.com'), { outcome: 'timeout', reason: /300 ms/ });
   t.match(await outcome('moved.example.com'), { outcome: 'http_error', reason: /redirects/ });
   t.match(await outcome('broken.example.com'), { outcome: 'http_error', reason: /500/ });
-  t.match(await outcome('garbage.example.com'), { outcome: 'malformed' });
+  t.match(await outcome('garbage.example.com'), { outcome: 'invalid' });
   const vacant = createServer();
   vacant.listen(0, '127.0.0.1');
   await once(vacant, 'listening');
@@ -234,4 +234,38 @@ t.test('refresh: cached while fresh, fetched again when old or asked for', async
   fetched.length = 0;
   await refreshToml(['a.com'], first, { source, maxAgeMs: 1e12, now, refresh: 'all' });
   t.same(fetched, ['a.com']);
+});
+
+t.test('a failed fetch keeps the last good file, and says where and when each came from', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'xle-toml-unit-'));
+  const file = join(dir, 'ripple.com.toml');
+  writeFileSync(file, fixture('XLS-0026-RLUSD-example.xrp-ledger.toml'));
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  const now = (): Date => new Date(clock);
+  const source = directoryTomlSource(dir, { now });
+  const good = (await refreshToml(['ripple.com'], new Map(), { source, maxAgeMs: 3600_000, now })).get('ripple.com');
+  t.match(good, {
+    outcome: 'ok',
+    source: 'file:ripple.com.toml',
+    fetched_at: '2026-01-01T00:00:00.000Z',
+    data_fetched_at: '2026-01-01T00:00:00.000Z',
+    data: { TOKENS: [{ currency: 'RLUSD' }] },
+  });
+  clock += 86_400_000;
+  writeFileSync(file, 'this = is = not toml');
+  const cache = new Map([['ripple.com', good as TomlResult]]);
+  const failed = (await refreshToml(['ripple.com'], cache, { source, maxAgeMs: 3600_000, now })).get('ripple.com');
+  t.match(failed, {
+    outcome: 'invalid',
+    reason: /malformed TOML/,
+    source: 'file:ripple.com.toml',
+    fetched_at: '2026-01-02T00:00:00.000Z',
+    data_fetched_at: '2026-01-01T00:00:00.000Z',
+    data: { TOKENS: [{ currency: 'RLUSD' }] },
+  });
+  rmSync(file);
+  const gone = (await refreshToml(['ripple.com'], new Map(), { source, maxAgeMs: 3600_000, now })).get('ripple.com');
+  t.match(gone, { outcome: 'not_found' });
+  t.equal(gone?.data, undefined, 'no good file ever: no data');
+  t.equal(gone?.data_fetched_at, undefined);
 });

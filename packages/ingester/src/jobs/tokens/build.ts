@@ -237,6 +237,8 @@ export function buildTokenDocs(
               : 'not_fetched'),
         reason: toml?.reason ?? (normalized !== undefined && 'reason' in normalized ? normalized.reason : null),
         fetched_at: toml?.fetched_at ?? null,
+        source: toml?.source ?? null,
+        data_fetched_at: toml?.data === undefined ? null : (toml.data_fetched_at ?? toml.fetched_at),
       },
       ledger_index: asOf.ledger_index,
       _history: {
@@ -246,7 +248,7 @@ export function buildTokenDocs(
         xrp_order: inputs.lastXrpPrice.get(r.id)?.order ?? null,
       } satisfies TokenHistory,
     };
-    if (toml?.outcome === 'ok' && toml.data !== undefined) doc.tomldata = toml.data;
+    if (toml?.data !== undefined) doc.tomldata = toml.data;
     return { _id: r.id, doc };
   });
 }

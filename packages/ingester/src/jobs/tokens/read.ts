@@ -291,6 +291,8 @@ export async function readTomlCache(engine: IngestEngine): Promise<Map<string, T
       fetched_at: toml.fetched_at,
     };
     if (typeof toml.reason === 'string') result.reason = toml.reason;
+    if (typeof toml.source === 'string') result.source = toml.source;
+    if (typeof toml.data_fetched_at === 'string') result.data_fetched_at = toml.data_fetched_at;
     if (hit._source?.tomldata !== undefined) result.data = hit._source.tomldata;
     out.set(toml.domain, result);
   }
