@@ -308,8 +308,13 @@ export const ConfigSchema = Type.Object(
             Type.Literal('trace'),
             Type.Literal('silent'),
           ],
-          { default: 'info', description: 'Log level of the JSON logs.' },
+          { default: 'info', description: 'Log level.' },
         ),
+        format: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
+          default: 'auto',
+          description:
+            'Log lines as JSON (for log shippers) or pretty (readable); `auto`: pretty on a terminal, JSON otherwise.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -371,6 +376,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'TOML_MAX_AGE_HOURS', path: ['tokens', 'tomlMaxAgeHours'] },
   { env: 'TOKEN_SCORE_WEIGHTS', path: ['tokens', 'scoreWeights'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
+  { env: 'LOG_FORMAT', path: ['log', 'format'] },
 ];
 
 const SECRET_KEYS = new Set(['apiKey', 'password', 'secret']);

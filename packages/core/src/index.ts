@@ -146,5 +146,5 @@ export {
   rangeIndexName,
   rangeStart,
 } from './index-names.js';
-export { createLogger, type Logger } from './logger.js';
+export { createLogger, type LogFormat, type Logger } from './logger.js';
 export { fixturesDir, repoRoot, templatesDir } from './paths.js';

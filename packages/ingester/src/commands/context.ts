@@ -18,7 +18,7 @@ export interface CommandContext {
  */
 export async function withIngestEngine<T>(work: (ctx: CommandContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const logger = createLogger('ingester', config.log.level, process.stderr);
+  const logger = createLogger('ingester', config.log.level, process.stderr, config.log.format);
   const engine = IngestEngine.open(config, logger);
   try {
     await engine.applyTemplates();
