@@ -33,7 +33,7 @@ export { type FixedObjectName, FIXED_OBJECT_IDS, FIXED_SPACES } from './fixed-ob
 export { decodeHexText } from './hex.js';
 export { type LedgerInput, LedgerShapeError, normalizeLedger } from './ledger-input.js';
 export { type LedgerDoc, transformLedger } from './ledger.js';
-export { pageOwner, parseNftFlags } from './nft.js';
+export { nftPageChanges, pageOwner, parseNftFlags } from './nft.js';
 export { type StatePage, parseStatePage, stateEntry } from './state-page.js';
 export {
   type AccountActivation,
