@@ -1,0 +1,32 @@
+import { h } from 'preact';
+import Type from 'typebox';
+import { NotFoundError } from '@xle/core';
+import type { Engine } from '../../engine.js';
+import { nftById, nftTransactions } from '../../resources/nfts.js';
+import { HashParam } from '../../schemas/params.js';
+import { definePage, type AnyPage } from '../page.js';
+import type { SiteChrome } from '../views/layout.js';
+import { NftPage, type NftProps } from '../views/nft.js';
+import { linkContext, optional } from './common.js';
+
+/**
+ * One NFT: its state (owner, or its burn) and its indexed history. An NFT that is on no indexed
+ * page and has no indexed burn still has a page while indexed transactions name it.
+ */
+export async function loadNft(engine: Engine, id: string): Promise<NftProps> {
+  const [nft, history] = await Promise.all([optional(nftById(engine, id)), nftTransactions(engine, id)]);
+  if (nft === undefined && history.length === 0)
+    throw new NotFoundError(`NFT ${id.toUpperCase()} is not in the indexed ledgers.`, { nft_id: id.toUpperCase() });
+  return { id: id.toUpperCase(), nft, history, ctx: await linkContext(engine, [nft, history]) };
+}
+
+/** `/nft/{NFTOKEN_ID}`. */
+export function nftPage(engine: Engine, chrome: SiteChrome): AnyPage {
+  return definePage({
+    path: '/nft/:NFTOKEN_ID',
+    params: Type.Object({ NFTOKEN_ID: HashParam }),
+    names: { NFTOKEN_ID: 'an NFT id' },
+    cache: 'latest',
+    render: async ({ params }) => h(NftPage, { chrome, props: await loadNft(engine, params.NFTOKEN_ID) }),
+  });
+}

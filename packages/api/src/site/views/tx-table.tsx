@@ -1,0 +1,56 @@
+import type { Json } from '@xle/documents';
+import { feeText } from '../model/format.js';
+import { summarize } from '../model/summary.js';
+import { Empty, LedgerLink, Result, Summary, Table, Time, TxLink, type LinkContext } from './parts.js';
+
+const resultOf = (tx: Json): string => String((tx.meta as Json | undefined)?.TransactionResult ?? '');
+
+/** A list of transactions (REST shape): when, where, what (its summary), and how it ended. */
+export function TxTable({
+  caption,
+  transactions,
+  ctx,
+  ledger = true,
+}: {
+  caption: string;
+  transactions: readonly Json[];
+  ctx: LinkContext;
+  /** Show each one's ledger (not on a ledger's own page). */
+  ledger?: boolean;
+}) {
+  if (transactions.length === 0) return <Empty>No transactions.</Empty>;
+  const head = ledger
+    ? ['Time', 'Ledger', 'Type', 'Summary', 'Result', 'Fee (XRP)', 'Transaction']
+    : ['#', 'Type', 'Summary', 'Result', 'Fee (XRP)', 'Transaction'];
+  return (
+    <Table caption={caption} head={head}>
+      {transactions.map((tx) => (
+        <tr>
+          {ledger ? (
+            <>
+              <td>
+                <Time iso={tx.date as string} />
+              </td>
+              <td>
+                <LedgerLink index={Number(tx.ledger_index)} />
+              </td>
+            </>
+          ) : (
+            <td class="num">{String((tx.meta as Json | undefined)?.TransactionIndex ?? '')}</td>
+          )}
+          <td>{String(tx.TransactionType)}</td>
+          <td>
+            <Summary segments={summarize(tx)} ctx={ctx} />
+          </td>
+          <td>
+            <Result code={resultOf(tx)} />
+          </td>
+          <td class="num">{feeText(tx.Fee)}</td>
+          <td>
+            <TxLink hash={String(tx.hash)} />
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
