@@ -1,5 +1,6 @@
-import BigNumber from 'bignumber.js';
+import type BigNumber from 'bignumber.js';
 import { decodeCurrency, tokenId } from '@xle/documents';
+import { decimal } from './format.js';
 
 /** One balance of one account that a transaction changed. */
 export interface BalanceChange {
@@ -61,8 +62,11 @@ function balanceDelta(sides: NodeSides): BigNumber | undefined {
   if (final === undefined) return undefined;
   const previous = sides.created ? '0' : valueOf(sides.previous?.Balance);
   if (previous === undefined) return undefined;
-  const delta = new BigNumber(final).minus(previous);
-  return delta.isFinite() && !delta.isZero() ? delta : undefined;
+  const before = decimal(previous);
+  const after = decimal(final);
+  if (before === undefined || after === undefined) return undefined;
+  const delta = after.minus(before);
+  return delta.isZero() ? undefined : delta;
 }
 
 const issuerOf = (limit: unknown): string | undefined =>

@@ -18,6 +18,13 @@ export interface AmountView {
 }
 
 const DROPS = /^-?\d+$/;
+const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+
+/** A decimal text as a BigNumber, or undefined when it is none (BigNumber throws on such text) (pure). */
+export function decimal(text: unknown): BigNumber | undefined {
+  if (typeof text === 'number') return Number.isFinite(text) ? new BigNumber(text) : undefined;
+  return typeof text === 'string' && DECIMAL.test(text.trim()) ? new BigNumber(text.trim()) : undefined;
+}
 
 /**
  * An XRPL amount in any JSON form (drops string, issued-currency object, MPT object, or an Issue
@@ -60,8 +67,8 @@ export function feeText(fee: unknown): string {
  */
 export function formatValue(value: string | number): string {
   const text = String(value);
-  const number = new BigNumber(text);
-  if (!number.isFinite()) return text;
+  const number = decimal(text);
+  if (number === undefined) return text;
   const exponent = number.e ?? 0;
   if (exponent < -20 || exponent > 30) return number.toExponential();
   return number.toFormat({ decimalSeparator: '.', groupSeparator: ',', groupSize: 3 });

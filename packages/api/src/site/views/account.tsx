@@ -1,6 +1,6 @@
 import BigNumber from 'bignumber.js';
 import { decodeCurrency, decodeHexText, rippleTimeToIso, tokenId, type Json } from '@xle/documents';
-import { amountView, formatCount, formatValue, xrpOfDrops } from '../model/format.js';
+import { amountView, decimal, formatCount, formatValue, xrpOfDrops } from '../model/format.js';
 import { accountHref, ledgerHref, tokenHref } from '../model/links.js';
 import { Layout, type SiteChrome } from './layout.js';
 import {
@@ -65,7 +65,7 @@ function Overview({ props }: { props: AccountProps }) {
   const reserve =
     props.reserves === undefined
       ? undefined
-      : new BigNumber(props.reserves.base).plus(new BigNumber(props.reserves.increment).times(owners));
+      : decimal(props.reserves.base)?.plus(decimal(props.reserves.increment)?.times(owners) ?? Number.NaN);
   const balance = String(info.nativeBalance ?? '0');
   const domain = typeof settings.domain === 'string' ? settings.domain : undefined;
   return (
@@ -88,7 +88,7 @@ function Overview({ props }: { props: AccountProps }) {
         ],
         reserve !== undefined && [
           'Available',
-          `${formatValue(BigNumber.max(0, new BigNumber(balance).minus(reserve)).toFixed())} XRP`,
+          `${formatValue(BigNumber.max(0, (decimal(balance) ?? new BigNumber(0)).minus(reserve)).toFixed())} XRP`,
         ],
         ['Owned objects', formatCount(owners)],
         ['Sequence', String(info.Sequence ?? '')],

@@ -1,7 +1,7 @@
 import BigNumber from 'bignumber.js';
 import type { Json } from '@xle/documents';
 import type { TokenHolder } from '../../shapers/token.js';
-import { formatCount, formatPercent, formatValue } from '../model/format.js';
+import { decimal, formatCount, formatPercent, formatValue } from '../model/format.js';
 import { HorizontalBars } from './charts.js';
 import { Layout, type SiteChrome } from './layout.js';
 import { AccountLink, Empty, Facts, RawJson, Section, Table, Time, YesNo, type LinkContext } from './parts.js';
@@ -66,8 +66,8 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
   const status = (token.toml_status ?? undefined) as Json | undefined;
   const code = String(token.code);
   const issuer = String(token.issuer);
-  const supply = new BigNumber(String(metrics.supply ?? token.supply ?? 0));
-  const share = (balance: string): number => (supply.isZero() ? 0 : new BigNumber(balance).div(supply).toNumber());
+  const supply = decimal(metrics.supply ?? token.supply) ?? new BigNumber(0);
+  const share = (balance: string): number => (supply.isZero() ? 0 : (decimal(balance)?.div(supply).toNumber() ?? 0));
   return (
     <Layout chrome={chrome} title={`Token ${code}.${issuer}`}>
       <h1>
