@@ -63,11 +63,23 @@ export function nftOf(tx: Tx): string | undefined {
   return undefined;
 }
 
-/** The delivered amount when the metadata says it, else the Amount field. */
-function delivered(tx: Tx): unknown {
+/**
+ * What a successful Payment (or AccountDelete) delivered, by rippled's own rule for
+ * `delivered_amount`: the metadata's DeliveredAmount when it has one, else the Amount, unless a
+ * partial payment left no DeliveredAmount (ledgers before 4594095): then it is not known (pure).
+ */
+export function deliveredAmount(tx: Tx): unknown {
   const meta = (tx.meta ?? {}) as Tx;
-  const value = meta.delivered_amount ?? meta.DeliveredAmount;
-  return value === undefined || value === 'unavailable' ? tx.Amount : value;
+  if (meta.TransactionResult !== 'tesSUCCESS') return undefined;
+  const recorded = meta.delivered_amount ?? meta.DeliveredAmount;
+  if (recorded !== undefined) return recorded === 'unavailable' ? undefined : recorded;
+  if (tx.TransactionType !== 'Payment' || flagSet(tx, 0x00020000)) return undefined;
+  return tx.Amount;
+}
+
+/** The delivered amount when known, else the Amount the sender asked for. */
+function delivered(tx: Tx): unknown {
+  return deliveredAmount(tx) ?? tx.Amount;
 }
 
 /** An AMM pool's two assets, "XRP/USD.rIssuer". */

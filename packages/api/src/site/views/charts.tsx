@@ -11,7 +11,7 @@ import { formatCount, formatValue } from '../model/format.js';
 
 const WIDTH = 480;
 const HEIGHT = 220;
-const MARGIN = { top: 12, right: 12, bottom: 28, left: 52 };
+const MARGIN = { top: 12, right: 12, bottom: 30, left: 56 };
 const DAY_MS = 86_400_000;
 /** Categories drawn in their own colour before the rest is summed as "other". */
 export const MAX_SERIES = 6;
@@ -107,7 +107,7 @@ function TimeAxis({ x }: { x: ReturnType<typeof scaleUtc<number, number>> }) {
         y2={px(HEIGHT - MARGIN.bottom)}
       />
       {x.ticks(5).map((tick) => (
-        <text x={px(x(tick))} y={px(HEIGHT - MARGIN.bottom + 16)} text-anchor="middle">
+        <text x={px(x(tick))} y={px(HEIGHT - MARGIN.bottom + 18)} text-anchor="middle">
           {format(tick)}
         </text>
       ))}
@@ -354,7 +354,7 @@ export function HorizontalBars({
               dy="0.32em"
               text-anchor="end"
             >
-              {b.label.length > 22 ? `${b.label.slice(0, 10)}…${b.label.slice(-8)}` : b.label}
+              {b.label.length > 16 ? `${b.label.slice(0, 7)}…${b.label.slice(-5)}` : b.label}
             </text>
             <rect
               class="bar c0"

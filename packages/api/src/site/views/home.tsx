@@ -1,6 +1,5 @@
 import type { Json } from '@xle/documents';
 import { formatCount, formatValue, xrpOfDrops } from '../model/format.js';
-import { SEARCH_FORMS } from '../model/search-query.js';
 import { DailyBars, DailyLine, StackedDailyBars, type DayValue, type DayValues } from './charts.js';
 import { Layout, type SiteChrome } from './layout.js';
 import { Empty, Facts, LedgerLink, Section, Table, Time } from './parts.js';
@@ -45,8 +44,8 @@ export function HomePage({ chrome, props }: { chrome: SiteChrome; props: HomePro
     <Layout chrome={chrome} title="Newest ledgers and network figures">
       <h1>{chrome.network === 'mainnet' ? 'The XRP Ledger' : `The XRP Ledger (${chrome.network})`}</h1>
       <p>
-        Look up any account, transaction, ledger, token, NFT, validator or amendment with the search box above. It takes{' '}
-        {SEARCH_FORMS.join('; ')}.
+        Search above for an account, a transaction (hash or ctid), a ledger (index or hash), a token (CODE.ISSUER), an
+        NFT, a validator or an amendment.
       </p>
       <div class="columns">
         <Section id="ledgers" title="Newest ledgers">

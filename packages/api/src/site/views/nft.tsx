@@ -56,7 +56,10 @@ export function NftPage({ chrome, props }: { chrome: SiteChrome; props: NftProps
           ],
         ]}
       />
-      <Section id="history" title={`History (${props.history.length} transactions)`}>
+      <Section
+        id="history"
+        title={`History (${props.history.length} transaction${props.history.length === 1 ? '' : 's'})`}
+      >
         <TxTable caption="Transactions of the NFT" transactions={props.history} ctx={ctx} />
       </Section>
       {nft === undefined ? null : <RawJson value={nft} label="The raw NFT record (JSON)" />}

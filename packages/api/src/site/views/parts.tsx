@@ -168,14 +168,17 @@ export function Table({
   caption,
   head,
   children,
+  cards = false,
 }: {
   caption: string;
   head: readonly string[];
   children: ComponentChildren;
+  /** On a phone, show each row as a card of labelled values (cells carry `data-label`). */
+  cards?: boolean;
 }) {
   return (
     <div class="table-scroll" role="region" aria-label={caption} tabindex={0}>
-      <table>
+      <table class={cards ? 'cards' : undefined}>
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>

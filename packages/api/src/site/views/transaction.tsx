@@ -2,7 +2,7 @@ import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, type Json } from '@xle/d
 import type { AccountBalanceChanges } from '../model/balance-changes.js';
 import { amountView, feeText, formatChange } from '../model/format.js';
 import { memosOf, type MemoField } from '../model/memos.js';
-import { summarize } from '../model/summary.js';
+import { deliveredAmount, summarize } from '../model/summary.js';
 import { Layout, type SiteChrome } from './layout.js';
 import {
   AccountLink,
@@ -149,7 +149,7 @@ export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: 
   const { tx, ctx } = props;
   const meta = (tx.meta ?? {}) as Json;
   const result = String(meta.TransactionResult ?? '');
-  const delivered = amountView(meta.delivered_amount);
+  const delivered = amountView(deliveredAmount(tx));
   const memos = memosOf(tx);
   const others = Object.entries(tx).filter(([key, value]) => !SHOWN.has(key) && value !== undefined && value !== null);
   const hash = String(tx.hash);
@@ -175,7 +175,8 @@ export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: 
           tx.DestinationTag !== undefined && ['Destination tag', String(tx.DestinationTag)],
           tx.SourceTag !== undefined && ['Source tag', String(tx.SourceTag)],
           delivered !== undefined && ['Delivered', <Amount amount={delivered} ctx={ctx} />],
-          meta.delivered_amount === 'unavailable' && ['Delivered', 'not recorded by this ledger’s metadata'],
+          delivered === undefined &&
+            meta.delivered_amount === 'unavailable' && ['Delivered', 'not recorded by this ledger’s metadata'],
           tx.Sequence !== undefined && ['Sequence', String(tx.Sequence)],
           tx.TicketSequence !== undefined && ['Ticket', String(tx.TicketSequence)],
           tx.Flags !== undefined && ['Flags', String(tx.Flags)],

@@ -23,30 +23,36 @@ export function TxTable({
     ? ['Time', 'Ledger', 'Type', 'Summary', 'Result', 'Fee (XRP)', 'Transaction']
     : ['#', 'Type', 'Summary', 'Result', 'Fee (XRP)', 'Transaction'];
   return (
-    <Table caption={caption} head={head}>
+    <Table caption={caption} head={head} cards>
       {transactions.map((tx) => (
         <tr>
           {ledger ? (
             <>
-              <td>
+              <td data-label="Time">
                 <Time iso={tx.date as string} />
               </td>
-              <td>
+              <td data-label="Ledger">
                 <LedgerLink index={Number(tx.ledger_index)} />
               </td>
             </>
           ) : (
-            <td class="num">{String((tx.meta as Json | undefined)?.TransactionIndex ?? '')}</td>
+            <td class="num" data-label="#">
+              {String((tx.meta as Json | undefined)?.TransactionIndex ?? '')}
+            </td>
           )}
-          <td>{String(tx.TransactionType)}</td>
-          <td>
-            <Summary segments={summarize(tx)} ctx={ctx} />
+          <td data-label="Type">{String(tx.TransactionType)}</td>
+          <td data-label="Summary">
+            <span>
+              <Summary segments={summarize(tx)} ctx={ctx} />
+            </span>
           </td>
-          <td>
+          <td data-label="Result">
             <Result code={resultOf(tx)} />
           </td>
-          <td class="num">{feeText(tx.Fee)}</td>
-          <td>
+          <td class="num" data-label="Fee (XRP)">
+            {feeText(tx.Fee)}
+          </td>
+          <td data-label="Transaction">
             <TxLink hash={String(tx.hash)} />
           </td>
         </tr>
