@@ -37,3 +37,13 @@ export function buildLatestLedgersQuery(count: number): estypes.SearchRequest {
 export function buildLedgerByHash(hash: string): estypes.SearchRequest {
   return { query: { term: { ledger_hash: hash.toUpperCase() } }, size: 1 };
 }
+
+/** Transactions by hash; with `fields`, only those fields of each (pure). */
+export function buildTxByHashesQuery(hashes: readonly string[], fields?: readonly string[]): estypes.SearchRequest {
+  const request: estypes.SearchRequest = {
+    query: { terms: { hash: hashes.map((h) => h.toUpperCase()) } },
+    size: hashes.length,
+  };
+  if (fields !== undefined) request._source = [...fields];
+  return request;
+}

@@ -93,8 +93,3 @@ export function buildNftMintCandidatesQuery(issuer: string, taxon: number): esty
     _source: ['hash', 'meta.AffectedNodes'],
   };
 }
-
-/** Transactions by hash (pure). */
-export function buildTransactionsByHashQuery(hashes: readonly string[]): estypes.SearchRequest {
-  return { query: { terms: { hash: [...hashes] } }, size: hashes.length };
-}

@@ -8,9 +8,9 @@ import {
   buildNftMintCandidatesQuery,
   buildNftPageQuery,
   buildNftTransactionsQuery,
-  buildTransactionsByHashQuery,
   NFT_HISTORY_LIMIT,
 } from '../queries/nfts.js';
+import { buildTxByHashesQuery } from '../queries/lookups.js';
 import { shapeBurnedNft, shapeHeldNft, type PageToken } from '../shapers/nft.js';
 import { shapeTransactions } from '../shapers/transaction.js';
 
@@ -54,7 +54,7 @@ export async function nftTransactions(engine: Engine, nftId: string): Promise<Js
     .filter((c) => c !== undefined && !seen.has(c.hash) && nftPageChanges(c.meta).added.includes(id))
     .map((c) => (c as { hash: string }).hash);
   if (mints.length > 0) {
-    const found = await engine.search<Json>('transactions', buildTransactionsByHashQuery(mints));
+    const found = await engine.search<Json>('transactions', buildTxByHashesQuery(mints));
     docs.push(...found.hits.hits.map((h) => h._source ?? {}));
   }
   const newest = docs.sort(byLedgerOrderDesc).slice(0, NFT_HISTORY_LIMIT);

@@ -85,7 +85,20 @@ export async function loadAccount(
     ...obligations.map((o) => tokenId(String(o.currency), address)),
     ...lines.flatMap((l) => [tokenId(String(l.currency), String(l.account)), tokenId(String(l.currency), address)]),
   ].filter((id): id is string => id !== undefined);
-  const ctx = await linkContext(engine, [info, assets, orders, escrows, ancestry, activations, transactions], own);
+  // Transactions the state names: its last change, its activation and its escrows'.
+  const named = [
+    info?.PreviousTxnID,
+    info?.tx_hash,
+    ...((ancestry?.ancestry ?? []) as Json[]).map((a) => a.tx_hash),
+    ...((activations.accounts ?? []) as Json[]).map((a) => a.tx_hash),
+    ...escrows.map((e) => e.PreviousTxnID),
+  ].filter((hash): hash is string => typeof hash === 'string');
+  const ctx = await linkContext(
+    engine,
+    [info, assets, orders, escrows, ancestry, activations, transactions],
+    own,
+    named,
+  );
   return {
     address,
     info,

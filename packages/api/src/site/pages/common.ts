@@ -2,6 +2,7 @@ import { DataNotReadyError, NotFoundError } from '@xle/core';
 import { tokenId } from '@xle/documents';
 import type { Engine } from '../../engine.js';
 import { knownTokenIds } from '../../resources/tokens.js';
+import { indexedTransactions } from '../../resources/transactions.js';
 import type { LinkContext } from '../views/parts.js';
 
 /**
@@ -61,15 +62,18 @@ export function tokensIn(...answers: unknown[]): Set<string> {
 }
 
 /**
- * The enrichment step of a page: the labels its answers carry, and which of the tokens it names
- * have a page (one batched lookup), so that a token is linked only where its page answers.
+ * The enrichment step of a page: the labels its answers carry, which of the tokens it names have a
+ * page, and which transactions named by ledger state are indexed (one batched lookup each), so that
+ * a link is rendered only where its page answers.
  */
 export async function linkContext(
   engine: Engine,
   answers: readonly unknown[],
   extraTokens: Iterable<string> = [],
+  stateTxs: Iterable<string> = [],
 ): Promise<LinkContext> {
   const tokens = tokensIn(...answers);
   for (const id of extraTokens) tokens.add(id);
-  return { names: namesIn(...answers), tokens: await knownTokenIds(engine, tokens) };
+  const [knownTokens, txs] = await Promise.all([knownTokenIds(engine, tokens), indexedTransactions(engine, stateTxs)]);
+  return { names: namesIn(...answers), tokens: knownTokens, txs };
 }

@@ -13,9 +13,9 @@ import {
   RawJson,
   Section,
   Table,
+  StateTxLink,
   Time,
   TokenName,
-  TxLink,
   YesNo,
   type LinkContext,
 } from './parts.js';
@@ -108,7 +108,7 @@ function Overview({ props }: { props: AccountProps }) {
               {typeof info.tx_hash === 'string' ? (
                 <>
                   {' '}
-                  (<TxLink hash={info.tx_hash} />)
+                  (<StateTxLink hash={info.tx_hash} ctx={props.ctx} />)
                 </>
               ) : null}
             </>
@@ -116,7 +116,10 @@ function Overview({ props }: { props: AccountProps }) {
             <span class="muted">not in the indexed ledgers</span>
           ),
         ],
-        typeof info.PreviousTxnID === 'string' && ['Last changed by', <TxLink hash={info.PreviousTxnID} />],
+        typeof info.PreviousTxnID === 'string' && [
+          'Last changed by',
+          <StateTxLink hash={info.PreviousTxnID} ctx={props.ctx} />,
+        ],
       ]}
     />
   );
@@ -306,7 +309,7 @@ function Escrows({ props }: { props: AccountProps }) {
           </td>
           <td>{ledgerTime(e.FinishAfter) === undefined ? '—' : <Time iso={ledgerTime(e.FinishAfter)} />}</td>
           <td>{ledgerTime(e.CancelAfter) === undefined ? '—' : <Time iso={ledgerTime(e.CancelAfter)} />}</td>
-          <td>{typeof e.PreviousTxnID === 'string' ? <TxLink hash={e.PreviousTxnID} /> : null}</td>
+          <td>{typeof e.PreviousTxnID === 'string' ? <StateTxLink hash={e.PreviousTxnID} ctx={props.ctx} /> : null}</td>
         </tr>
       ))}
     </Table>
@@ -335,7 +338,7 @@ function Ancestry({ props }: { props: AccountProps }) {
                 {typeof a.tx_hash === 'string' ? (
                   <>
                     {' '}
-                    (<TxLink hash={a.tx_hash} />)
+                    (<StateTxLink hash={a.tx_hash} ctx={props.ctx} />)
                   </>
                 ) : null}
               </li>
@@ -357,8 +360,15 @@ function Ancestry({ props }: { props: AccountProps }) {
                 <Time iso={a.inception as string} />
               </td>
               <td class="num">{a.initial_balance === null ? '' : formatValue(String(a.initial_balance))}</td>
-              <td>{typeof a.ledger_index === 'number' ? <LedgerLink index={a.ledger_index} /> : null}</td>
-              <td>{typeof a.tx_hash === 'string' ? <TxLink hash={a.tx_hash} /> : null}</td>
+              <td>
+                {typeof a.ledger_index !== 'number' ? null : typeof a.tx_hash === 'string' &&
+                  props.ctx.txs.has(a.tx_hash.toUpperCase()) ? (
+                  <LedgerLink index={a.ledger_index} />
+                ) : (
+                  formatCount(a.ledger_index)
+                )}
+              </td>
+              <td>{typeof a.tx_hash === 'string' ? <StateTxLink hash={a.tx_hash} ctx={props.ctx} /> : null}</td>
             </tr>
           ))}
         </Table>

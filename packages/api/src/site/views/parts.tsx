@@ -14,9 +14,14 @@ export interface LinkContext {
   names: ReadonlyMap<string, string>;
   /** Token ids (`<currency_hex>.<issuer>`) whose page exists. */
   tokens: ReadonlySet<string>;
+  /**
+   * Hashes of transactions named by ledger state (an entry's PreviousTxnID, an activation) that are
+   * indexed: state seeded from a snapshot names transactions of ledgers that are not.
+   */
+  txs: ReadonlySet<string>;
 }
 
-export const NO_LINKS: LinkContext = { names: new Map(), tokens: new Set() };
+export const NO_LINKS: LinkContext = { names: new Map(), tokens: new Set(), txs: new Set() };
 
 export function AccountLink({ address, ctx }: { address: string; ctx?: LinkContext }) {
   const name = ctx?.names.get(address);
@@ -33,6 +38,17 @@ export function TxLink({ hash, full = false }: { hash: string; full?: boolean })
     <a class="mono" href={txHref(hash)} title={full ? undefined : hash}>
       {full ? hash : shortHash(hash)}
     </a>
+  );
+}
+
+/** A transaction the ledger state names: linked when it is indexed, its hash alone otherwise. */
+export function StateTxLink({ hash, ctx }: { hash: string; ctx: LinkContext }) {
+  return ctx.txs.has(hash.toUpperCase()) ? (
+    <TxLink hash={hash} />
+  ) : (
+    <span class="mono" title={hash}>
+      {shortHash(hash)}
+    </span>
   );
 }
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { nftOf, summarize, summaryText } from '../../../src/site/model/summary.js';
+import { deliveredAmount, nftOf, summarize, summaryText } from '../../../src/site/model/summary.js';
 import { fixtureTx, transactionFixtures } from '../../fixtures/site.js';
 
 const text = (hashStart: string): string => summaryText(summarize(fixtureTx(hashStart)));
@@ -104,4 +104,18 @@ t.test('every fixture transaction has a summary (golden file)', async (t) => {
   });
   for (const line of summaries) t.notMatch(line, /undefined|NaN|\[object/, line);
   t.matchSnapshot(summaries.join('\n'), 'summaries');
+});
+
+t.test('the delivered amount, by rippled’s rule for delivered_amount', async (t) => {
+  const partial = fixtureTx('439B1D82C473');
+  const meta = partial.meta as Record<string, unknown>;
+  t.same(deliveredAmount(partial), meta.delivered_amount ?? meta.DeliveredAmount, 'what the metadata records');
+  // A full payment whose metadata records nothing (binary metadata) delivered its Amount.
+  const full = fixtureTx('F4AD54E6FE56');
+  const { delivered_amount: _d, DeliveredAmount: _D, ...bare } = full.meta as Record<string, unknown>;
+  t.equal(deliveredAmount({ ...full, meta: bare }), full.Amount);
+  // A partial payment without DeliveredAmount (before ledger 4594095) delivered an unknown amount.
+  const { delivered_amount: _pd, DeliveredAmount: _pD, ...partialBare } = meta;
+  t.equal(deliveredAmount({ ...partial, meta: partialBare }), undefined);
+  t.equal(deliveredAmount(fixtureTx('DA9E41A957D5')), undefined, 'a failed payment delivered nothing');
 });

@@ -22,7 +22,7 @@ t.test('a transaction page: summary, facts, balance changes and raw JSON, every 
       props: {
         tx,
         changes: balanceChanges((tx as { meta?: unknown }).meta),
-        ctx: { names: new Map<string, string>(), tokens: new Set([XRDOGE]) },
+        ctx: { names: new Map<string, string>(), tokens: new Set([XRDOGE]), txs: new Set<string>() },
       },
     }),
   );
@@ -50,7 +50,11 @@ t.test('a token without a page is not linked; text is escaped', async (t) => {
   const html = renderPage(
     h(TransactionPage, {
       chrome,
-      props: { tx, changes: [], ctx: { names: new Map<string, string>(), tokens: new Set<string>() } },
+      props: {
+        tx,
+        changes: [],
+        ctx: { names: new Map<string, string>(), tokens: new Set<string>(), txs: new Set<string>() },
+      },
     }),
   );
   t.notMatch(html, 'href="/token/');
@@ -66,14 +70,19 @@ t.test('account labels show beside the address', async (t) => {
     h(TxTable, {
       caption: 'Transactions',
       transactions: [tx],
-      ctx: { names: new Map([['rNQEMJA4PsoSrZRn9J6RajAYhcDzzhf8ok', 'Some Exchange']]), tokens: new Set<string>() },
+      ctx: {
+        names: new Map([['rNQEMJA4PsoSrZRn9J6RajAYhcDzzhf8ok', 'Some Exchange']]),
+        tokens: new Set<string>(),
+        txs: new Set<string>(),
+      },
     }),
   );
   t.match(
     html,
     '<span class="label">Some Exchange </span><span class="mono">rNQEMJA4PsoSrZRn9J6RajAYhcDzzhf8ok</span>',
   );
-  t.match(html, '<td class="num">0.15</td>');
+  t.match(html, '<td class="num" data-label="Fee (XRP)">0.15</td>');
+  t.match(html, '<a href="/ledger/37432866">37,432,866</a>');
   t.match(html, '<a class="mono" href="/tx/F4AD54E6FE56B53F8FB8B422C4E9636D6AD56682EA45FF3C8AFBC66EF2D82612"');
 });
 
