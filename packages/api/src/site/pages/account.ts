@@ -4,6 +4,7 @@ import { NotFoundError } from '@xle/core';
 import { tokenId, type Json } from '@xle/documents';
 import type { Engine } from '../../engine.js';
 import {
+  knownAccounts,
   accountActivations,
   accountAncestry,
   accountAssets,
@@ -74,12 +75,8 @@ export async function loadAccount(
       networkReserves(engine),
     ]);
   const lines = (trustLines.lines ?? []) as Json[];
-  if (info === undefined && lines.length === 0) {
-    const unfiltered =
-      Object.keys(filters).length === 0 ? transactions : await accountTransactions(engine, address, { limit: 1 });
-    if (((unfiltered.transactions ?? []) as Json[]).length === 0)
-      throw new NotFoundError(`No account ${address} is in the indexed ledgers.`, { account: address });
-  }
+  if (info === undefined && !(await knownAccounts(engine, [address])).has(address))
+    throw new NotFoundError(`No account ${address} is in the indexed ledgers.`, { account: address });
   // Its own issued tokens and the tokens of its trust lines, whichever side issues them.
   const own = [
     ...obligations.map((o) => tokenId(String(o.currency), address)),
@@ -93,12 +90,21 @@ export async function loadAccount(
     ...((activations.accounts ?? []) as Json[]).map((a) => a.tx_hash),
     ...escrows.map((e) => e.PreviousTxnID),
   ].filter((hash): hash is string => typeof hash === 'string');
-  const ctx = await linkContext(
-    engine,
-    [info, assets, orders, escrows, ancestry, activations, transactions],
-    own,
-    named,
-  );
+  // Accounts the state names that need not be in the indexed ledgers.
+  const settings = (info?.settings ?? {}) as Json;
+  const signers = ((settings.signers as Json | undefined)?.weights ?? []) as Json[];
+  const stateAccounts = [
+    settings.regularKey,
+    ...signers.map((s) => s.address),
+    ...escrows.map((e) => e.Destination),
+    ...orders.flatMap((o) => [(o.TakerGets as Json | undefined)?.issuer, (o.TakerPays as Json | undefined)?.issuer]),
+    ...nfts.map((n) => n.Issuer),
+  ].filter((a): a is string => typeof a === 'string');
+  const ctx = await linkContext(engine, [info, assets, orders, escrows, ancestry, activations, transactions], {
+    tokens: own,
+    txs: named,
+    accounts: stateAccounts,
+  });
   return {
     address,
     info,

@@ -1,6 +1,7 @@
 import { DataNotReadyError, NotFoundError } from '@xle/core';
 import { tokenId } from '@xle/documents';
 import type { Engine } from '../../engine.js';
+import { knownAccounts } from '../../resources/accounts.js';
 import { knownTokenIds } from '../../resources/tokens.js';
 import { indexedTransactions } from '../../resources/transactions.js';
 import type { LinkContext } from '../views/parts.js';
@@ -61,19 +62,38 @@ export function tokensIn(...answers: unknown[]): Set<string> {
   return ids;
 }
 
+/** What a page names besides its answers' amounts and labels, to be checked before it is linked. */
+export interface LinkChecks {
+  /** Token ids to check beside those in the answers. */
+  tokens?: Iterable<string>;
+  /** Transactions ledger state names (PreviousTxnID, an activation's hash). */
+  txs?: Iterable<string>;
+  /** Addresses ledger state names (a regular key, a signer, an escrow's destination, an NFT's issuer). */
+  accounts?: Iterable<string>;
+}
+
 /**
- * The enrichment step of a page: the labels its answers carry, which of the tokens it names have a
- * page, and which transactions named by ledger state are indexed (one batched lookup each), so that
+ * The enrichment step of a page: the labels its answers carry, and which of the tokens,
+ * transactions and accounts it names have a page (one batched lookup each, in parallel), so that
  * a link is rendered only where its page answers.
  */
 export async function linkContext(
   engine: Engine,
   answers: readonly unknown[],
-  extraTokens: Iterable<string> = [],
-  stateTxs: Iterable<string> = [],
+  checks: LinkChecks = {},
 ): Promise<LinkContext> {
   const tokens = tokensIn(...answers);
-  for (const id of extraTokens) tokens.add(id);
-  const [knownTokens, txs] = await Promise.all([knownTokenIds(engine, tokens), indexedTransactions(engine, stateTxs)]);
-  return { names: namesIn(...answers), tokens: knownTokens, txs };
+  for (const id of checks.tokens ?? []) tokens.add(id);
+  const accounts = [...new Set(checks.accounts ?? [])];
+  const [knownTokens, txs, known] = await Promise.all([
+    knownTokenIds(engine, tokens),
+    indexedTransactions(engine, checks.txs ?? []),
+    knownAccounts(engine, accounts),
+  ]);
+  return {
+    names: namesIn(...answers),
+    tokens: knownTokens,
+    txs,
+    unknownAccounts: new Set(accounts.filter((a) => !known.has(a))),
+  };
 }

@@ -1,4 +1,5 @@
 import { h } from 'preact';
+import { parseNFTokenID } from 'xrpl';
 import Type from 'typebox';
 import { NotFoundError } from '@xle/core';
 import type { Engine } from '../../engine.js';
@@ -17,7 +18,9 @@ export async function loadNft(engine: Engine, id: string): Promise<NftProps> {
   const [nft, history] = await Promise.all([optional(nftById(engine, id)), nftTransactions(engine, id)]);
   if (nft === undefined && history.length === 0)
     throw new NotFoundError(`NFT ${id.toUpperCase()} is not in the indexed ledgers.`, { nft_id: id.toUpperCase() });
-  return { id: id.toUpperCase(), nft, history, ctx: await linkContext(engine, [nft, history]) };
+  // Its owner (an NFToken page's owner) and its issuer (read from the id) need not be indexed accounts.
+  const accounts = [parseNFTokenID(id.toUpperCase()).Issuer, ...(typeof nft?.owner === 'string' ? [nft.owner] : [])];
+  return { id: id.toUpperCase(), nft, history, ctx: await linkContext(engine, [nft, history], { accounts }) };
 }
 
 /** `/nft/{NFTOKEN_ID}`. */

@@ -14,7 +14,7 @@ export async function loadTransaction(engine: Engine, id: string): Promise<Trans
   const tx = await transactionById(engine, id);
   const changes = balanceChanges(tx.meta);
   const tokens = changes.flatMap((a) => a.changes.flatMap((c) => (c.token === undefined ? [] : [c.token])));
-  return { tx, changes, ctx: await linkContext(engine, [tx], tokens) };
+  return { tx, changes, ctx: await linkContext(engine, [tx], { tokens }) };
 }
 
 /** `/tx/{TRANSACTION_HASH}` (a ctid may replace the hash). */

@@ -19,16 +19,36 @@ export interface LinkContext {
    * indexed: state seeded from a snapshot names transactions of ledgers that are not.
    */
   txs: ReadonlySet<string>;
+  /**
+   * Addresses ledger state names that have no page: no account document, no indexed transaction,
+   * no trust line (a regular key never used, an NFT issuer outside the indexed ledgers).
+   */
+  unknownAccounts: ReadonlySet<string>;
 }
 
-export const NO_LINKS: LinkContext = { names: new Map(), tokens: new Set(), txs: new Set() };
+export const NO_LINKS: LinkContext = {
+  names: new Map(),
+  tokens: new Set(),
+  txs: new Set(),
+  unknownAccounts: new Set(),
+};
 
+/** An address with its label, linked to its page (unless the indexed data knows it not). */
 export function AccountLink({ address, ctx }: { address: string; ctx?: LinkContext }) {
   const name = ctx?.names.get(address);
-  return (
-    <a class="account" href={accountHref(address)}>
+  const content = (
+    <>
       {name === undefined ? null : <span class="label">{name} </span>}
       <span class="mono">{address}</span>
+    </>
+  );
+  return ctx?.unknownAccounts.has(address) === true ? (
+    <span class="account" title="Not in the indexed ledgers">
+      {content}
+    </span>
+  ) : (
+    <a class="account" href={accountHref(address)}>
+      {content}
     </a>
   );
 }

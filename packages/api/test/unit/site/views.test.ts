@@ -22,7 +22,12 @@ t.test('a transaction page: summary, facts, balance changes and raw JSON, every 
       props: {
         tx,
         changes: balanceChanges((tx as { meta?: unknown }).meta),
-        ctx: { names: new Map<string, string>(), tokens: new Set([XRDOGE]), txs: new Set<string>() },
+        ctx: {
+          names: new Map<string, string>(),
+          tokens: new Set([XRDOGE]),
+          txs: new Set<string>(),
+          unknownAccounts: new Set<string>(),
+        },
       },
     }),
   );
@@ -53,7 +58,12 @@ t.test('a token without a page is not linked; text is escaped', async (t) => {
       props: {
         tx,
         changes: [],
-        ctx: { names: new Map<string, string>(), tokens: new Set<string>(), txs: new Set<string>() },
+        ctx: {
+          names: new Map<string, string>(),
+          tokens: new Set<string>(),
+          txs: new Set<string>(),
+          unknownAccounts: new Set<string>(),
+        },
       },
     }),
   );
@@ -74,6 +84,7 @@ t.test('account labels show beside the address', async (t) => {
         names: new Map([['rNQEMJA4PsoSrZRn9J6RajAYhcDzzhf8ok', 'Some Exchange']]),
         tokens: new Set<string>(),
         txs: new Set<string>(),
+        unknownAccounts: new Set(['rHoPwMC75KVUhBMeV3uDMybKG5JND74teh']),
       },
     }),
   );
@@ -83,6 +94,11 @@ t.test('account labels show beside the address', async (t) => {
   );
   t.match(html, '<td class="num" data-label="Fee (XRP)">0.15</td>');
   t.match(html, '<a href="/ledger/37432866">37,432,866</a>');
+  // An address the indexed data does not know is shown, not linked.
+  t.match(
+    html,
+    '<span class="account" title="Not in the indexed ledgers"><span class="mono">rHoPwMC75KVUhBMeV3uDMybKG5JND74teh</span></span>',
+  );
   t.match(html, '<a class="mono" href="/tx/F4AD54E6FE56B53F8FB8B422C4E9636D6AD56682EA45FF3C8AFBC66EF2D82612"');
 });
 
