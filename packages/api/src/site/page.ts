@@ -10,6 +10,7 @@ import {
   compileValidator,
   ErrorCode,
   mapEngineError,
+  NoParams,
   NoQuery,
   toErrorBody,
   type CachePolicy,
@@ -80,7 +81,7 @@ function humanInputError(error: unknown, page: AnyPage): unknown {
 /** Mounts pages on a router: validate → render (resources → view) → send. */
 export function mountPages(router: Router, pages: readonly AnyPage[]): void {
   for (const page of pages) {
-    const params = compileValidator('path', page.params ?? (NoQuery as TObject));
+    const params = compileValidator('path', page.params ?? NoParams);
     const query = compileValidator('query', page.query ?? NoQuery);
     router.get(page.path, async (ctx) => {
       let input: { params: Record<string, unknown>; query: Record<string, unknown> };
