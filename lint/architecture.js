@@ -36,6 +36,8 @@ export const PURE_MODULES = [
   'packages/documents/src/**/*.ts',
   'packages/api/src/queries/**/*.ts',
   'packages/api/src/shapers/**/*.ts',
+  'packages/api/src/site/model/**/*.ts',
+  'packages/api/src/site/views/**/*.tsx',
   'packages/ingester/src/pipeline/batch.ts',
   'packages/ingester/src/jobs/**/build.ts',
   'packages/search/src/sql/{ast,fields,where,group-by,having,select,plan,translate,parse,schema}.ts',
@@ -121,7 +123,7 @@ function syntaxRestrictions({ engine, root, pure }) {
 export function architectureConfigs() {
   const configs = [];
   for (const pkg of PACKAGES) {
-    const src = `packages/${pkg}/src/**/*.ts`;
+    const src = `packages/${pkg}/src/**/*.{ts,tsx}`;
     const kinds = [
       {
         name: 'engine',

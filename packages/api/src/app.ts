@@ -25,6 +25,7 @@ import { objectRoutes } from './routes/objects.js';
 import { exportRoutes } from './routes/export.js';
 import { pingRoutes } from './routes/ping.js';
 import { statusRoutes } from './routes/status.js';
+import { siteMiddleware } from './site/index.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { validatorRoutes } from './routes/validators.js';
@@ -112,8 +113,23 @@ export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
 export function createApp(deps: AppDeps): Koa {
   const { config, client, logger } = deps;
   const app = createHttpApp({ logger, maxBodyBytes: MAX_BODY_BYTES, metrics: deps.metrics });
+  const engine = new Engine(client, namingOf(config));
   // Access plans (issue 8): API keys, daily quotas and per-second bursts; see @xle/access.
-  if (config.access.mode === 'plans') app.use(planLimits(deps));
+  const plans = config.access.mode === 'plans' ? planLimits(deps) : undefined;
+  // The website (issue 22) answers every path outside /api/ before the API's access middleware,
+  // so that its errors are pages. A browser carries no key and cannot sign a claim: its pages are
+  // counted as free-plan requests of the client's address by the same plan middleware (so the
+  // burst and the daily quota are one with the API's), on a pay-as-you-go address too; see the README.
+  if (config.site.enabled)
+    app.use(
+      siteMiddleware({
+        config,
+        engine,
+        logger,
+        limiter: config.access.mode === 'open' ? undefined : (plans ?? planLimits(deps)),
+      }),
+    );
+  if (plans !== undefined) app.use(plans);
   // Pay as you go (issue 8): every request pays with a verified Payment-Claim; see @xle/access payg.
   // Health, the OpenAPI document and docs stay open; mounted search keeps its own door (SEARCH_ACCESS).
   if (config.access.mode === 'payg')
@@ -126,7 +142,6 @@ export function createApp(deps: AppDeps): Koa {
       }),
     );
 
-  const engine = new Engine(client, namingOf(config));
   const routes = apiRoutes(engine, config);
   const openapi = buildOpenApi(routes, {
     info: {

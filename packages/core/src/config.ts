@@ -152,6 +152,16 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    site: Type.Object(
+      {
+        enabled: Type.Boolean({
+          default: true,
+          description:
+            'Serve the website (the explorer pages at `/`, `/account/…`, `/tx/…`, `/ledger/…`, `/token/…`, `/nft/…`, `/validator/…`, `/amendment/…`) beside the API on its port.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     search: Type.Object(
       {
         mount: Type.Boolean({
@@ -352,6 +362,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'API_HOST', path: ['api', 'host'] },
   { env: 'API_PORT', path: ['api', 'port'] },
   { env: 'API_VALIDATE_RESPONSES', path: ['api', 'validateResponses'] },
+  { env: 'SITE_ENABLED', path: ['site', 'enabled'] },
   { env: 'SEARCH_MOUNT', path: ['search', 'mount'] },
   { env: 'SEARCH_PORT', path: ['search', 'port'] },
   { env: 'SEARCH_TIMEOUT_MS', path: ['search', 'timeoutMs'] },

@@ -39,6 +39,7 @@ export {
   type NftIdentity,
   nftChanges,
   nftIdentity,
+  nftPageChanges,
   nftsTouched,
   pageOwner,
   parseNftFlags,

@@ -124,6 +124,20 @@ function pageDiff(meta: Json): Map<string, { before?: Holding; after?: Holding }
 }
 
 /**
+ * The NFTs a transaction put on pages (`added`: minted) and took off every page (`removed`:
+ * burned), from its NFTokenPage changes (pure). A transfer or a page split moves a token between
+ * pages and is neither. rippled 1.11 and later also name a mint's NFT in `meta.nftoken_id`; older
+ * metadata only has the pages.
+ */
+export function nftPageChanges(meta: unknown): { added: string[]; removed: string[] } {
+  const changes = isRecord(meta) ? [...pageDiff(meta)] : [];
+  return {
+    added: changes.filter(([, c]) => c.before === undefined).map(([id]) => id),
+    removed: changes.filter(([, c]) => c.after === undefined).map(([id]) => id),
+  };
+}
+
+/**
  * Every NFToken a transaction names or changes (sorted, once each): its own NFTokenID, rippled's
  * `meta.nftoken_id` / `nftoken_ids`, the tokens of the NFTokenOffers it created, accepted or
  * cancelled, and the tokens its NFTokenPage changes minted, moved, burned or modified. The

@@ -38,3 +38,18 @@ export function buildActivationsQuery(account: string): estypes.SearchRequest {
     _source: ['Account', 'parent', 'initial_balance', 'inception', 'ledger_index', 'tx_hash'],
   };
 }
+
+/**
+ * Which of these addresses documents of an index name in `_accounts` (a terms aggregation over
+ * exactly them, no hits): for the transactions index, or, with `liveTrustLines`, the live trust
+ * lines of the objects index (pure).
+ */
+export function buildAccountsNamedQuery(addresses: readonly string[], liveTrustLines = false): estypes.SearchRequest {
+  const named = { terms: { _accounts: [...addresses] } };
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: liveTrustLines ? liveObjects('RippleState', named) : named,
+    aggs: { named: { terms: { field: '_accounts', include: [...addresses], size: addresses.length } } },
+  };
+}

@@ -52,3 +52,13 @@ export function buildLedgerAtQuery(rippleTime: number): estypes.SearchRequest {
     track_total_hits: false,
   };
 }
+
+/** Transactions by hash; with `fields`, only those fields of each (pure). */
+export function buildTxByHashesQuery(hashes: readonly string[], fields?: readonly string[]): estypes.SearchRequest {
+  const request: estypes.SearchRequest = {
+    query: { terms: { hash: hashes.map((h) => h.toUpperCase()) } },
+    size: hashes.length,
+  };
+  if (fields !== undefined) request._source = [...fields];
+  return request;
+}

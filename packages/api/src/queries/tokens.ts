@@ -58,3 +58,25 @@ export function buildTokenQuery(code: string, hex: string | undefined, issuer: s
     size: 1,
   };
 }
+
+/**
+ * The live trust lines holding one token (`<currency_hex>.<issuer>`), largest holding first
+ * (pure). Emits: bool.filter [term LedgerEntryType RippleState, term deleted:false, term _token,
+ * range _holding > 0], sort _holding desc then index.
+ */
+export function buildTokenHoldersQuery(token: string, size: number): estypes.SearchRequest {
+  return {
+    query: {
+      bool: {
+        filter: [
+          { term: { LedgerEntryType: 'RippleState' } },
+          { term: { deleted: false } },
+          { term: { _token: token } },
+          { range: { _holding: { gt: 0 } } },
+        ],
+      },
+    },
+    sort: [{ _holding: { order: 'desc' } }, { index: { order: 'asc' } }],
+    size,
+  };
+}

@@ -3,7 +3,12 @@ import { NotFoundError } from '@xle/core';
 import { obligationsOf, rawEntry, trustLineOf, type Json, type TrustLine } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { lookupLabels } from '../enrich/labels.js';
-import { buildAccountObjectsQuery, buildActivationsQuery, buildOwnedObjectsQuery } from '../queries/accounts.js';
+import {
+  buildAccountObjectsQuery,
+  buildAccountsNamedQuery,
+  buildActivationsQuery,
+  buildOwnedObjectsQuery,
+} from '../queries/accounts.js';
 import { buildOwnedNftPagesQuery } from '../queries/nfts.js';
 import {
   accountSettings,
@@ -142,4 +147,23 @@ export async function accountNfts(engine: Engine, account: string): Promise<Json
 /** GET /account/{ACCOUNT}/walletkyc: its KYC status (false when no import lists it). */
 export async function accountWalletKyc(engine: Engine, account: string): Promise<Json> {
   return shapeWalletKyc(account, await engine.get<{ kycApproved: boolean }>('kyc', account));
+}
+
+/**
+ * Which of these addresses the indexed data knows: an account document (live or deleted), an
+ * indexed transaction that names it, or a live trust line of it (one lookup of each, in parallel).
+ * These are the accounts whose page answers; an address a ledger entry merely names (a regular
+ * key never used, an NFT issuer outside the indexed ledgers) is not one of them.
+ */
+export async function knownAccounts(engine: Engine, addresses: Iterable<string>): Promise<Set<string>> {
+  const wanted = [...new Set(addresses)];
+  if (wanted.length === 0) return new Set();
+  const keys = (answer: Awaited<ReturnType<Engine['search']>>): string[] =>
+    ((answer.aggregations?.named as { buckets?: { key: string }[] } | undefined)?.buckets ?? []).map((b) => b.key);
+  const [documents, transactions, lines] = await Promise.all([
+    engine.mget<Json>('accounts', wanted),
+    engine.search('transactions', buildAccountsNamedQuery(wanted)),
+    engine.search('objects', buildAccountsNamedQuery(wanted, true)),
+  ]);
+  return new Set([...documents.keys(), ...keys(transactions), ...keys(lines)]);
 }

@@ -1,5 +1,5 @@
 import { NotFoundError } from '@xle/core';
-import type { Json } from '@xle/documents';
+import { VALIDATORS_JOB, type Json } from '@xle/documents';
 import { dataNotReady, readJobRun } from '../data-set-gate.js';
 import type { Engine } from '../engine.js';
 import { lookupLabels } from '../enrich/labels.js';
@@ -15,9 +15,17 @@ import {
 } from '../queries/data-sets.js';
 import { shapeAmendment, shapeBalances, shapeFacts, shapeMetrics, shapeServerVersions } from '../shapers/data-sets.js';
 
-/** The gates of the network and nodes data sets (their routes declare them too). */
+/** The gates of derived data sets (their routes declare them; the website's pages check them too). */
 export const NETWORK_DATA_SET = { job: 'network' } as const;
 export const NODES_DATA_SET = { job: 'nodes', command: 'pnpm ingest nodes --seed URL' } as const;
+export const VALIDATORS_DATA_SET = {
+  job: VALIDATORS_JOB,
+  command: 'pnpm ingest validators --list FILE_OR_URL',
+} as const;
+export const TOKENS_DATA_SET = { job: 'tokens' } as const;
+export const AMENDMENTS_DATA_SET = { job: 'amendments' } as const;
+export const METRICS_DATA_SET = { job: 'metrics' } as const;
+export const FACTS_DATA_SET = { job: 'facts' } as const;
 
 async function sources<T>(
   engine: Engine,

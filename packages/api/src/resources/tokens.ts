@@ -2,9 +2,9 @@ import { NotFoundError } from '@xle/core';
 import { currencyHex, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { lookupLabels } from '../enrich/labels.js';
-import { buildTokenQuery, buildTokensQuery, type TokenSort } from '../queries/tokens.js';
+import { buildTokenHoldersQuery, buildTokenQuery, buildTokensQuery, type TokenSort } from '../queries/tokens.js';
 import { labelOf } from '../shapers/labels.js';
-import { shapeToken, shapeTokens } from '../shapers/token.js';
+import { shapeToken, shapeTokenHolders, shapeTokens, type TokenHolder } from '../shapers/token.js';
 
 export interface TokensQuery {
   sort?: TokenSort;
@@ -41,4 +41,24 @@ export async function tokenByCode(engine: Engine, token: string): Promise<Json> 
   if (doc === undefined)
     throw new NotFoundError(`Token ${token} is not an issued token in the indexed ledgers.`, { token });
   return shapeToken(doc, labelOf(await lookupLabels(engine, [issuer]), issuer), true);
+}
+
+/** The largest holders of one token (`<currency_hex>.<issuer>`, a token's `id`), with their labels. */
+export async function tokenHolders(engine: Engine, token: string, limit: number): Promise<TokenHolder[]> {
+  const found = await engine.search<Json>('objects', buildTokenHoldersQuery(token, limit));
+  const lines = found.hits.hits.map((h) => h._source ?? {});
+  const holders = shapeTokenHolders(token, lines, new Map());
+  return shapeTokenHolders(
+    token,
+    lines,
+    await lookupLabels(
+      engine,
+      holders.map((h) => h.account),
+    ),
+  );
+}
+
+/** Which of these token ids (`<currency_hex>.<issuer>`) the tokens data set holds (one batched lookup). */
+export async function knownTokenIds(engine: Engine, ids: Iterable<string>): Promise<Set<string>> {
+  return new Set((await engine.mget<Json>('tokens', [...ids])).keys());
 }

@@ -2,7 +2,7 @@ import { NotFoundError } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
-import { buildTxLookup } from '../queries/lookups.js';
+import { buildTxByHashesQuery, buildTxLookup } from '../queries/lookups.js';
 import { buildAccountTxQuery, decodeMarker } from '../queries/transactions.js';
 import type { AccountTxQuery } from '../schemas/queries.js';
 import { shapeAccountTransactions } from '../shapers/account-transactions.js';
@@ -36,4 +36,12 @@ export async function accountTransactions(engine: Engine, account: string, query
     hits.slice(0, limit).map((h) => h._source ?? {}),
   );
   return shapeAccountTransactions({ account, limit, forward, max, hits }, context);
+}
+
+/** Which of these transaction hashes are indexed (one search, hashes only). */
+export async function indexedTransactions(engine: Engine, hashes: Iterable<string>): Promise<Set<string>> {
+  const wanted = [...new Set([...hashes].map((h) => h.toUpperCase()))];
+  if (wanted.length === 0) return new Set();
+  const found = await engine.search<{ hash: string }>('transactions', buildTxByHashesQuery(wanted, ['hash']));
+  return new Set(found.hits.hits.flatMap((h) => (h._source === undefined ? [] : [h._source.hash])));
 }

@@ -1,14 +1,14 @@
 import Type from 'typebox';
 import { defineRoute, NoParams, NoQuery, type AnyRoute } from '@xle/core';
-import { VALIDATORS_JOB } from '@xle/documents';
 import type { Engine } from '../engine.js';
+import { VALIDATORS_DATA_SET } from '../resources/data-sets.js';
 import { validatorInfo, validatorRegistry, validatorReports } from '../resources/validators.js';
 import { PublicKeyParam } from '../schemas/params.js';
 import { ValidatorInfo, ValidatorRegistry, ValidatorReports } from '../schemas/responses/validators.js';
 
 const TAGS = ['Other resources'];
 /** The validators data set: computed from a validator list by the validators job. */
-const VALIDATORS = { job: VALIDATORS_JOB, command: 'pnpm ingest validators --list FILE_OR_URL' };
+const VALIDATORS = VALIDATORS_DATA_SET;
 
 export function validatorRoutes(engine: Engine): AnyRoute[] {
   return [

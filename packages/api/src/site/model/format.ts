@@ -1,0 +1,120 @@
+import BigNumber from 'bignumber.js';
+import { decodeCurrency, dropsToXrpString, tokenId } from '@xle/documents';
+
+/** An amount as the site shows it: exact value, readable code, and what identifies the asset. */
+export interface AmountView {
+  /** Exact decimal text ('' for an asset without an amount, such as an AMM pool's Asset). */
+  value: string;
+  /** Readable currency code (XRP, USD, SOLO, or the hex when it reads as nothing). */
+  code: string;
+  /** The currency as the ledger writes it (XRP, 3-char or 40-hex). */
+  currency: string;
+  issuer?: string;
+  native: boolean;
+  /** `<currency_hex>.<issuer>`: the id of the token's page, for issued currencies. */
+  token?: string;
+  /** An MPT amount's issuance id. */
+  mpt?: string;
+}
+
+const DROPS = /^-?\d+$/;
+const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+
+/** A decimal text as a BigNumber, or undefined when it is none (BigNumber throws on such text) (pure). */
+export function decimal(text: unknown): BigNumber | undefined {
+  if (typeof text === 'number') return Number.isFinite(text) ? new BigNumber(text) : undefined;
+  return typeof text === 'string' && DECIMAL.test(text.trim()) ? new BigNumber(text.trim()) : undefined;
+}
+
+/**
+ * An XRPL amount in any JSON form (drops string, issued-currency object, MPT object, or an Issue
+ * without value) as an AmountView; undefined for what is not an amount (pure).
+ */
+export function amountView(raw: unknown): AmountView | undefined {
+  if (typeof raw === 'string') {
+    return DROPS.test(raw) ? { value: dropsToXrpString(raw), code: 'XRP', currency: 'XRP', native: true } : undefined;
+  }
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const record = raw as Record<string, unknown>;
+  const value = typeof record.value === 'string' || typeof record.value === 'number' ? String(record.value) : '';
+  if (typeof record.mpt_issuance_id === 'string')
+    return { value, code: 'MPT', currency: 'MPT', native: false, mpt: record.mpt_issuance_id };
+  if (typeof record.currency !== 'string') return undefined;
+  if (record.currency === 'XRP' && record.issuer === undefined)
+    return { value, code: 'XRP', currency: 'XRP', native: true };
+  const view: AmountView = { value, code: decodeCurrency(record.currency), currency: record.currency, native: false };
+  if (typeof record.issuer === 'string') {
+    view.issuer = record.issuer;
+    const id = tokenId(record.currency, record.issuer);
+    if (id !== undefined) view.token = id;
+  }
+  return view;
+}
+
+/** XRP from drops, exact: "12677660" → "12.67766" (pure). */
+export function xrpOfDrops(drops: string | number): string {
+  return dropsToXrpString(String(drops));
+}
+
+/** A transaction's Fee (drops, as text or number) in XRP; '' when it is not a drops amount (pure). */
+export function feeText(fee: unknown): string {
+  return (typeof fee === 'string' || typeof fee === 'number') && DROPS.test(String(fee)) ? xrpOfDrops(String(fee)) : '';
+}
+
+/**
+ * A decimal for reading: thousands grouped, every digit kept ("-1234567.891" → "-1,234,567.891");
+ * numbers rippled writes with an exponent are written out when that stays short (pure).
+ */
+export function formatValue(value: string | number): string {
+  const text = String(value);
+  const number = decimal(text);
+  if (number === undefined) return text;
+  const exponent = number.e ?? 0;
+  if (exponent < -20 || exponent > 30) return number.toExponential();
+  return number.toFormat({ decimalSeparator: '.', groupSeparator: ',', groupSize: 3 });
+}
+
+/** A signed change: "+1,234.5" or "-0.000012" (pure). */
+export function formatChange(value: string): string {
+  const formatted = formatValue(value);
+  return formatted.startsWith('-') ? formatted : `+${formatted}`;
+}
+
+/** "12.5 USD.rIssuer", "12.67766 XRP" (pure): the plain-text form of an amount. */
+export function amountText(amount: AmountView): string {
+  const asset = amount.issuer === undefined ? amount.code : `${amount.code}.${amount.issuer}`;
+  return amount.value === '' ? asset : `${formatValue(amount.value)} ${asset}`;
+}
+
+/** "B0DAF34D…C71E505E": a long hex id shortened for lists (its full form is on its page) (pure). */
+export function shortHash(hash: string): string {
+  return hash.length > 20 ? `${hash.slice(0, 8)}…${hash.slice(-8)}` : hash;
+}
+
+/** "2023-10-16 13:05:41 UTC" from an ISO 8601 time (pure). */
+export function formatTime(iso: string | null | undefined): string {
+  if (typeof iso !== 'string' || Number.isNaN(Date.parse(iso))) return '';
+  return `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** A count with grouped thousands (pure). */
+export function formatCount(value: number | string): string {
+  return formatValue(value);
+}
+
+/** A share as a percentage with `digits` decimals: 0.98765 → "98.77 %" (pure). */
+export function formatPercent(share: number, digits = 2): string {
+  return `${(share * 100).toFixed(digits)} %`;
+}
+
+/** A marker no XRPL string holds (a NUL byte cannot be in one), for BigInt values inside JSON.stringify. */
+const BIGINT = '\u0000bigint:';
+
+/**
+ * Indented JSON for reading, BigInt values (a ledger's total_coins, above 2^53) written as the
+ * exact number literals the API sends (pure).
+ */
+export function prettyJson(value: unknown): string {
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${BIGINT}${v.toString()}` : v), 2);
+  return (text ?? 'null').replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
+}

@@ -1,0 +1,141 @@
+import { h } from 'preact';
+import Type from 'typebox';
+import { NotFoundError } from '@xle/core';
+import { tokenId, type Json } from '@xle/documents';
+import type { Engine } from '../../engine.js';
+import {
+  knownAccounts,
+  accountActivations,
+  accountAncestry,
+  accountAssets,
+  accountEscrows,
+  accountInfo,
+  accountNfts,
+  accountObligations,
+  accountOrders,
+  accountTrustLines,
+} from '../../resources/accounts.js';
+import { accountTransactions } from '../../resources/transactions.js';
+import { AccountParam } from '../../schemas/params.js';
+import { AccountTxQuery } from '../../schemas/queries.js';
+import { definePage, type AnyPage } from '../page.js';
+import { AccountPage, type AccountProps } from '../views/account.js';
+import type { SiteChrome } from '../views/layout.js';
+import { linkContext, optional } from './common.js';
+import { networkReserves } from './reserves.js';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The transaction filters of the page, as its form sends them: a field left empty is no filter,
+ * and a day (a date input's value) is the whole UTC day. What remains is validated by the REST
+ * route's own query schema.
+ */
+export function accountQuery(raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined || value === '') continue;
+    if (key === 'from' && typeof value === 'string' && DAY.test(value)) query.from = `${value}T00:00:00.000Z`;
+    else if (key === 'to' && typeof value === 'string' && DAY.test(value)) query.to = `${value}T23:59:59.999Z`;
+    else query[key] = value;
+  }
+  return query;
+}
+
+/** The filters as sent (empty ones dropped), to fill the form and build the paging links. */
+function sentFilters(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const filters: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) if (typeof value === 'string' && value !== '') filters[key] = value;
+  return filters;
+}
+
+/**
+ * Everything the account page shows, read in parallel with the REST resource functions. An
+ * account no longer (or not yet) in the indexed state still has a page while indexed
+ * transactions name it; it is a 404 when nothing does.
+ */
+export async function loadAccount(
+  engine: Engine,
+  address: string,
+  query: AccountTxQuery,
+  filters: Record<string, string>,
+): Promise<AccountProps> {
+  const [info, assets, trustLines, obligations, orders, nfts, escrows, ancestry, activations, transactions, reserves] =
+    await Promise.all([
+      optional(accountInfo(engine, address)),
+      accountAssets(engine, address),
+      accountTrustLines(engine, address),
+      accountObligations(engine, address),
+      accountOrders(engine, address),
+      accountNfts(engine, address),
+      accountEscrows(engine, address),
+      optional(accountAncestry(engine, address)),
+      accountActivations(engine, address),
+      accountTransactions(engine, address, query),
+      networkReserves(engine),
+    ]);
+  const lines = (trustLines.lines ?? []) as Json[];
+  if (info === undefined && !(await knownAccounts(engine, [address])).has(address))
+    throw new NotFoundError(`No account ${address} is in the indexed ledgers.`, { account: address });
+  // Its own issued tokens and the tokens of its trust lines, whichever side issues them.
+  const own = [
+    ...obligations.map((o) => tokenId(String(o.currency), address)),
+    ...lines.flatMap((l) => [tokenId(String(l.currency), String(l.account)), tokenId(String(l.currency), address)]),
+  ].filter((id): id is string => id !== undefined);
+  // Transactions the state names: its last change, its activation and its escrows'.
+  const named = [
+    info?.PreviousTxnID,
+    info?.tx_hash,
+    ...((ancestry?.ancestry ?? []) as Json[]).map((a) => a.tx_hash),
+    ...((activations.accounts ?? []) as Json[]).map((a) => a.tx_hash),
+    ...escrows.map((e) => e.PreviousTxnID),
+  ].filter((hash): hash is string => typeof hash === 'string');
+  // Accounts the state names that need not be in the indexed ledgers.
+  const settings = (info?.settings ?? {}) as Json;
+  const signers = ((settings.signers as Json | undefined)?.weights ?? []) as Json[];
+  const stateAccounts = [
+    settings.regularKey,
+    ...signers.map((s) => s.address),
+    ...escrows.map((e) => e.Destination),
+    ...orders.flatMap((o) => [(o.TakerGets as Json | undefined)?.issuer, (o.TakerPays as Json | undefined)?.issuer]),
+    ...nfts.map((n) => n.Issuer),
+  ].filter((a): a is string => typeof a === 'string');
+  const ctx = await linkContext(engine, [info, assets, orders, escrows, ancestry, activations, transactions], {
+    tokens: own,
+    txs: named,
+    accounts: stateAccounts,
+  });
+  return {
+    address,
+    info,
+    reserves,
+    assets,
+    lines,
+    obligations,
+    orders,
+    nfts,
+    escrows,
+    ancestry,
+    activations,
+    transactions,
+    filters,
+    ctx,
+  };
+}
+
+/** `/account/{ACCOUNT}`: balances, settings, holdings, offers, NFTs, escrows, ancestry and transactions. */
+export function accountPage(engine: Engine, chrome: SiteChrome): AnyPage {
+  return definePage({
+    path: '/account/:ACCOUNT',
+    params: Type.Object({ ACCOUNT: AccountParam }),
+    query: AccountTxQuery,
+    names: { ACCOUNT: 'an XRP Ledger account address' },
+    prepareQuery: accountQuery,
+    cache: 'latest',
+    render: async ({ params, query }, ctx) =>
+      h(AccountPage, {
+        chrome,
+        props: await loadAccount(engine, params.ACCOUNT, query, sentFilters(ctx.query)),
+      }),
+  });
+}

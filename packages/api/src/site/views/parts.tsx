@@ -1,0 +1,255 @@
+import type { ComponentChildren } from 'preact';
+import { amountText, formatTime, formatValue, prettyJson, shortHash, type AmountView } from '../model/format.js';
+import { accountHref, amendmentHref, ledgerHref, nftHref, tokenHref, txHref, validatorHref } from '../model/links.js';
+import type { Segment } from '../model/summary.js';
+
+/**
+ * The pieces every page is made of: links to each kind of page, amounts, times, fact lists,
+ * sections and tables. Pure components (props in, markup out); Preact escapes every text.
+ */
+
+/** What a view needs to know to link an id: labels of accounts, and which tokens have a page. */
+export interface LinkContext {
+  /** Account labels (names) by address. */
+  names: ReadonlyMap<string, string>;
+  /** Token ids (`<currency_hex>.<issuer>`) whose page exists. */
+  tokens: ReadonlySet<string>;
+  /**
+   * Hashes of transactions named by ledger state (an entry's PreviousTxnID, an activation) that are
+   * indexed: state seeded from a snapshot names transactions of ledgers that are not.
+   */
+  txs: ReadonlySet<string>;
+  /**
+   * Addresses ledger state names that have no page: no account document, no indexed transaction,
+   * no trust line (a regular key never used, an NFT issuer outside the indexed ledgers).
+   */
+  unknownAccounts: ReadonlySet<string>;
+}
+
+export const NO_LINKS: LinkContext = {
+  names: new Map(),
+  tokens: new Set(),
+  txs: new Set(),
+  unknownAccounts: new Set(),
+};
+
+/** An address with its label, linked to its page (unless the indexed data knows it not). */
+export function AccountLink({ address, ctx }: { address: string; ctx?: LinkContext }) {
+  const name = ctx?.names.get(address);
+  const content = (
+    <>
+      {name === undefined ? null : <span class="label">{name} </span>}
+      <span class="mono">{address}</span>
+    </>
+  );
+  return ctx?.unknownAccounts.has(address) === true ? (
+    <span class="account" title="Not in the indexed ledgers">
+      {content}
+    </span>
+  ) : (
+    <a class="account" href={accountHref(address)}>
+      {content}
+    </a>
+  );
+}
+
+export function TxLink({ hash, full = false }: { hash: string; full?: boolean }) {
+  return (
+    <a class="mono" href={txHref(hash)} title={full ? undefined : hash}>
+      {full ? hash : shortHash(hash)}
+    </a>
+  );
+}
+
+/** A transaction the ledger state names: linked when it is indexed, its hash alone otherwise. */
+export function StateTxLink({ hash, ctx }: { hash: string; ctx: LinkContext }) {
+  return ctx.txs.has(hash.toUpperCase()) ? (
+    <TxLink hash={hash} />
+  ) : (
+    <span class="mono" title={hash}>
+      {shortHash(hash)}
+    </span>
+  );
+}
+
+export function LedgerLink({ index }: { index: number }) {
+  return <a href={ledgerHref(index)}>{formatValue(index)}</a>;
+}
+
+export function NftLink({ id, full = false }: { id: string; full?: boolean }) {
+  return (
+    <a class="mono" href={nftHref(id)} title={full ? undefined : id}>
+      {full ? id : shortHash(id)}
+    </a>
+  );
+}
+
+export function ValidatorLink({ keyText }: { keyText: string }) {
+  return (
+    <a class="mono" href={validatorHref(keyText)}>
+      {keyText}
+    </a>
+  );
+}
+
+export function AmendmentLink({ id, name }: { id: string; name?: string | undefined }) {
+  return <a href={amendmentHref(id)}>{name ?? shortHash(id)}</a>;
+}
+
+/** A token's code, linked to its page when it has one, with its issuer linked to its account. */
+export function TokenName({
+  code,
+  currency,
+  issuer,
+  token,
+  ctx,
+}: {
+  code: string;
+  currency: string;
+  issuer: string;
+  token?: string | undefined;
+  ctx: LinkContext;
+}) {
+  const known = token !== undefined && ctx.tokens.has(token);
+  return (
+    <span class="token">
+      {known ? <a href={tokenHref(currency, issuer)}>{code}</a> : <span>{code}</span>}.
+      <AccountLink address={issuer} ctx={ctx} />
+    </span>
+  );
+}
+
+/** "12.5 USD.rIssuer" with the token and the issuer linked; "12.5 XRP". */
+export function Amount({ amount, ctx }: { amount: AmountView; ctx: LinkContext }) {
+  const value = amount.value === '' ? null : <span class="value">{formatValue(amount.value)} </span>;
+  if (amount.issuer === undefined)
+    return (
+      <span class="amount" title={amountText(amount)}>
+        {value}
+        {amount.mpt === undefined ? amount.code : `MPT ${shortHash(amount.mpt)}`}
+      </span>
+    );
+  return (
+    <span class="amount">
+      {value}
+      <TokenName code={amount.code} currency={amount.currency} issuer={amount.issuer} token={amount.token} ctx={ctx} />
+    </span>
+  );
+}
+
+export function Time({ iso }: { iso: string | null | undefined }) {
+  if (typeof iso !== 'string' || iso === '') return <span class="muted">unknown</span>;
+  return <time datetime={iso}>{formatTime(iso)}</time>;
+}
+
+/** A summary's segments with every account, amount, NFT and amendment linked. */
+export function Summary({ segments, ctx }: { segments: readonly Segment[]; ctx: LinkContext }) {
+  return (
+    <>
+      {segments.map((s) => {
+        switch (s.kind) {
+          case 'text':
+            return s.text;
+          case 'account':
+            return <AccountLink address={s.address} ctx={ctx} />;
+          case 'amount':
+            return <Amount amount={s.amount} ctx={ctx} />;
+          case 'nft':
+            return <NftLink id={s.id} />;
+          case 'amendment':
+            // A named amendment is one the amendments data set knows, so its page answers.
+            return s.name === undefined ? <span class="mono">{s.id}</span> : <AmendmentLink id={s.id} name={s.name} />;
+        }
+      })}
+    </>
+  );
+}
+
+/** A list of facts: term and value side by side on a wide screen, stacked on a phone. */
+export function Facts({ items }: { items: readonly (readonly [string, ComponentChildren] | false | null)[] }) {
+  return (
+    <dl class="facts">
+      {items.map((item) =>
+        item === false || item === null ? null : (
+          <div class="fact">
+            <dt>{item[0]}</dt>
+            <dd>{item[1]}</dd>
+          </div>
+        ),
+      )}
+    </dl>
+  );
+}
+
+/** A titled part of a page; its heading names it for assistive technology. */
+export function Section({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <section aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen (and can be scrolled from the keyboard). */
+export function Table({
+  caption,
+  head,
+  children,
+  cards = false,
+}: {
+  caption: string;
+  head: readonly string[];
+  children: ComponentChildren;
+  /** On a phone, show each row as a card of labelled values (cells carry `data-label`). */
+  cards?: boolean;
+}) {
+  return (
+    <div class="table-scroll" role="region" aria-label={caption} tabindex={0}>
+      <table class={cards ? 'cards' : undefined}>
+        <caption class="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {head.map((h) => (
+              <th scope="col">{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Text for an empty list, so a section never looks broken. */
+export function Empty({ children }: { children: ComponentChildren }) {
+  return <p class="muted">{children}</p>;
+}
+
+/** A transaction result, marked as success or failure. */
+export function Result({ code }: { code: string }) {
+  return <span class={code === 'tesSUCCESS' ? 'result ok' : 'result failed'}>{code}</span>;
+}
+
+/** A yes/no setting. */
+export function YesNo({ value }: { value: unknown }) {
+  return <>{value === true ? 'yes' : 'no'}</>;
+}
+
+/** Pretty JSON behind a toggle: the raw answer the page was made from. */
+export function RawJson({ value, label }: { value: unknown; label: string }) {
+  return (
+    <details class="raw">
+      <summary>{label}</summary>
+      <pre tabindex={0}>{prettyJson(value)}</pre>
+    </details>
+  );
+}

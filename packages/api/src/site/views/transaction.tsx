@@ -1,0 +1,217 @@
+import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, type Json } from '@xle/documents';
+import type { AccountBalanceChanges } from '../model/balance-changes.js';
+import { amountView, feeText, formatChange } from '../model/format.js';
+import { memosOf, type MemoField } from '../model/memos.js';
+import { deliveredAmount, summarize } from '../model/summary.js';
+import { Layout, type SiteChrome } from './layout.js';
+import {
+  AccountLink,
+  Amount,
+  AmendmentLink,
+  Empty,
+  Facts,
+  LedgerLink,
+  NftLink,
+  RawJson,
+  Result,
+  Section,
+  Summary,
+  Table,
+  Time,
+  TokenName,
+  type LinkContext,
+} from './parts.js';
+
+export interface TransactionProps {
+  /** GET /tx/{HASH}. */
+  tx: Json;
+  /** Balance changes per account, from its metadata. */
+  changes: readonly AccountBalanceChanges[];
+  ctx: LinkContext;
+}
+
+/** Fields the page shows in its own places (or not at all: signatures), left out of "Other fields". */
+const SHOWN = new Set([
+  'TransactionType',
+  'Account',
+  'Destination',
+  'DestinationTag',
+  'SourceTag',
+  'Fee',
+  'Sequence',
+  'TicketSequence',
+  'hash',
+  'ctid',
+  'ledger_index',
+  'ledger_hash',
+  'date',
+  'validated',
+  'meta',
+  'Memos',
+  'TxnSignature',
+  'SigningPubKey',
+  'Signers',
+  'AccountName',
+  'DestinationName',
+  'AmendmentName',
+  'SigningPubKeyAccount',
+  'DeliverMax',
+  'Flags',
+]);
+
+/** Address fields of a transaction that the transactions index files it under (so their pages answer). */
+const ACCOUNT_FIELDS = new Set([
+  'Issuer',
+  'Owner',
+  'Authorize',
+  'Unauthorize',
+  'RegularKey',
+  'NFTokenMinter',
+  'Holder',
+  'Subject',
+]);
+const TIME_FIELDS = new Set(['Expiration', 'CancelAfter', 'FinishAfter']);
+const TEXT_FIELDS = new Set(['Domain', 'URI', 'EmailHash']);
+
+function FieldValue({ name, value, tx, ctx }: { name: string; value: unknown; tx: Json; ctx: LinkContext }) {
+  if (AMOUNT_FIELDS.includes(name)) {
+    const amount = amountView(value);
+    if (amount !== undefined) return <Amount amount={amount} ctx={ctx} />;
+  }
+  if (ACCOUNT_FIELDS.has(name) && typeof value === 'string') return <AccountLink address={value} ctx={ctx} />;
+  if (name === 'NFTokenID' && typeof value === 'string') return <NftLink id={value} full />;
+  if (name === 'Amendment' && typeof value === 'string')
+    return typeof tx.AmendmentName === 'string' ? (
+      <AmendmentLink id={value} name={tx.AmendmentName} />
+    ) : (
+      <span class="mono">{value}</span>
+    );
+  if (TIME_FIELDS.has(name) && typeof value === 'number') return <Time iso={rippleTimeToIso(value)} />;
+  if (TEXT_FIELDS.has(name) && typeof value === 'string') {
+    const text = name === 'EmailHash' ? undefined : decodeHexText(value);
+    return text === undefined ? (
+      <span class="mono">{value}</span>
+    ) : (
+      <>
+        “{text}” <span class="mono muted">({value})</span>
+      </>
+    );
+  }
+  if (typeof value === 'object' && value !== null) return <code>{JSON.stringify(value)}</code>;
+  return <>{String(value)}</>;
+}
+
+function Changes({ changes, ctx }: { changes: readonly AccountBalanceChanges[]; ctx: LinkContext }) {
+  if (changes.length === 0) return <Empty>No balance changed.</Empty>;
+  return (
+    <Table caption="Balance changes per account" head={['Account', 'Change', 'Currency']}>
+      {changes.flatMap((account) =>
+        account.changes.map((change) => (
+          <tr>
+            <td>
+              <AccountLink address={account.account} ctx={ctx} />
+            </td>
+            <td class={`num ${change.value.startsWith('-') ? 'negative' : 'positive'}`}>
+              {formatChange(change.value)}
+            </td>
+            <td>
+              {change.counterparty === undefined ? (
+                'XRP'
+              ) : (
+                <TokenName
+                  code={change.code}
+                  currency={change.currency}
+                  issuer={change.counterparty}
+                  token={change.token}
+                  ctx={ctx}
+                />
+              )}
+            </td>
+          </tr>
+        )),
+      )}
+    </Table>
+  );
+}
+
+function Memo({ label, field }: { label: string; field: MemoField | undefined }) {
+  if (field === undefined) return null;
+  return (
+    <div class="fact">
+      <dt>{label}</dt>
+      <dd>{field.text === undefined ? <span class="mono">{field.hex} (not text)</span> : field.text}</dd>
+    </div>
+  );
+}
+
+/** `/tx/{HASH}`. */
+export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: TransactionProps }) {
+  const { tx, ctx } = props;
+  const meta = (tx.meta ?? {}) as Json;
+  const result = String(meta.TransactionResult ?? '');
+  const delivered = amountView(deliveredAmount(tx));
+  const memos = memosOf(tx);
+  const others = Object.entries(tx).filter(([key, value]) => !SHOWN.has(key) && value !== undefined && value !== null);
+  const hash = String(tx.hash);
+  return (
+    <Layout chrome={chrome} title={`Transaction ${hash}`}>
+      <h1>
+        <span class="kicker">Transaction · {String(tx.TransactionType)}</span>
+        <span class="mono">{hash}</span>
+      </h1>
+      <p class="summary">
+        <Summary segments={summarize(tx)} ctx={ctx} />.
+      </p>
+      <Facts
+        items={[
+          ['Result', <Result code={result} />],
+          ['Type', String(tx.TransactionType)],
+          ['Ledger', <LedgerLink index={Number(tx.ledger_index)} />],
+          ['Time', <Time iso={tx.date as string} />],
+          tx.Fee !== undefined && ['Fee', `${feeText(tx.Fee)} XRP`],
+          typeof tx.Account === 'string' &&
+            tx.Account !== '' && ['Sender', <AccountLink address={tx.Account} ctx={ctx} />],
+          typeof tx.Destination === 'string' && ['Destination', <AccountLink address={tx.Destination} ctx={ctx} />],
+          tx.DestinationTag !== undefined && ['Destination tag', String(tx.DestinationTag)],
+          tx.SourceTag !== undefined && ['Source tag', String(tx.SourceTag)],
+          delivered !== undefined && ['Delivered', <Amount amount={delivered} ctx={ctx} />],
+          delivered === undefined &&
+            meta.delivered_amount === 'unavailable' && ['Delivered', 'not recorded by this ledger’s metadata'],
+          tx.Sequence !== undefined && ['Sequence', String(tx.Sequence)],
+          tx.TicketSequence !== undefined && ['Ticket', String(tx.TicketSequence)],
+          tx.Flags !== undefined && ['Flags', String(tx.Flags)],
+          typeof tx.ctid === 'string' && ['Compact id (ctid)', <span class="mono">{tx.ctid}</span>],
+          ['Position in ledger', String(meta.TransactionIndex ?? '')],
+        ]}
+      />
+      <Section id="changes" title="Balance changes">
+        <p class="muted">From the metadata; the sender’s XRP change includes the fee.</p>
+        <Changes changes={props.changes} ctx={ctx} />
+      </Section>
+      {memos.length === 0 ? null : (
+        <Section id="memos" title="Memos">
+          {memos.map((memo, i) => (
+            <>
+              {memos.length === 1 ? null : <h3>Memo {i + 1}</h3>}
+              <dl class="facts memo">
+                <Memo label="Type" field={memo.type} />
+                <Memo label="Data" field={memo.data} />
+                <Memo label="Format" field={memo.format} />
+              </dl>
+            </>
+          ))}
+        </Section>
+      )}
+      {others.length === 0 ? null : (
+        <Section id="fields" title="Other fields">
+          <Facts
+            items={others.map(
+              ([key, value]) => [key, <FieldValue name={key} value={value} tx={tx} ctx={ctx} />] as const,
+            )}
+          />
+        </Section>
+      )}
+      <RawJson value={tx} label="The raw transaction with its metadata (JSON)" />
+    </Layout>
+  );
+}
