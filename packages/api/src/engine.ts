@@ -1,4 +1,4 @@
-import type { estypes } from '@elastic/elasticsearch';
+import { errors, type estypes } from '@elastic/elasticsearch';
 import {
   EngineUnavailableError,
   indexName,
@@ -127,6 +127,8 @@ export class Engine {
    * searchPit throws it.
    */
   async searchPitRaw(body: estypes.SearchRequest, filterPath: string, signal?: AbortSignal): Promise<Buffer> {
+    // The bytes are the engine's JSON as sent: the client asks for no compression (its
+    // `compression` option is off), so nothing here would have to inflate them.
     const answer = await this.client.transport.request<NodeJS.ReadableStream>(
       {
         method: 'POST',
@@ -138,12 +140,18 @@ export class Engine {
     );
     const chunks: Buffer[] = [];
     for await (const chunk of answer.body) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
     if (answer.statusCode !== null && answer.statusCode >= 400) {
-      // The same request again, answered as the client reports refusals (ResponseError, mapped to 4xx/5xx).
-      await this.searchPit(body, signal);
-      throw new Error(`the engine answered ${answer.statusCode}, then answered the same search`);
+      // A refusal, as the client reports one when it reads the answer itself (mapped to 4xx/5xx).
+      let parsed: unknown = bytes.toString('utf8');
+      try {
+        parsed = JSON.parse(parsed as string);
+      } catch {
+        // Not JSON: the text is the reason.
+      }
+      throw new errors.ResponseError({ ...answer, body: parsed } as never);
     }
-    return Buffer.concat(chunks);
+    return bytes;
   }
 
   /**

@@ -15,9 +15,12 @@ export function buildLedgerStatsQuery(): estypes.SearchRequest {
 
 /**
  * How many ledgers are indexed in each `interval`-wide slice of [from, to] (pure): a histogram on
- * ledger_index whose buckets are keyed at multiples of `interval`, empty ones included.
+ * ledger_index whose buckets are keyed at multiples of `interval`, empty ones included; the range
+ * filter keeps the documents in [from, to] and the caller clips the first and last buckets to it.
+ * (No `hard_bounds`: it drops the documents of a bucket whose key lies before `from`, and
+ * `extended_bounds` would then report that bucket empty.)
  * Emits: size 0, range filter [from, to], aggs.slices.histogram {interval, min_doc_count 0,
- * extended_bounds = hard_bounds = [from, to]}.
+ * extended_bounds [from, to]}.
  */
 export function buildLedgerSlicesQuery(from: number, to: number, interval: number): estypes.SearchRequest {
   return {
@@ -31,7 +34,6 @@ export function buildLedgerSlicesQuery(from: number, to: number, interval: numbe
           interval,
           min_doc_count: 0,
           extended_bounds: { min: from, max: to },
-          hard_bounds: { min: from, max: to },
         },
       },
     },

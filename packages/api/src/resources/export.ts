@@ -43,7 +43,7 @@ function badCursor(message: string): BadRequestError {
  * a cursor carries kind, range and the last document sent, and a range given beside it must be
  * the cursor's own.
  */
-async function exportWalk(engine: Engine, kind: ExportKind, request: ExportRequest): Promise<ExportWalk> {
+export async function exportWalk(engine: Engine, kind: ExportKind, request: ExportRequest): Promise<ExportWalk> {
   if (request.cursor === undefined) {
     const pin = IMMUTABLE_KINDS.has(kind) && request.to_ledger === undefined;
     return {
@@ -109,24 +109,25 @@ export async function exportStream(
     throw error;
   }
   async function* pages(): AsyncGenerator<Buffer> {
-    try {
-      let current = first;
-      for (;;) {
-        pit = current.pitId ?? pit;
-        const hits = current.hits;
-        const last = hits[hits.length - 1];
-        // The next page is on its way while this one is written.
-        const next =
-          hits.length === EXPORT_PAGE && last !== undefined ? page(last.sort as estypes.FieldValue[]) : undefined;
-        // A page not awaited yet must not fail unobserved if the client goes away meanwhile.
-        next?.catch(() => undefined);
-        if (hits.length > 0) yield lines(hits);
-        if (next === undefined) return;
-        current = await next;
-      }
-    } finally {
-      await engine.closePit(pit);
+    let current = first;
+    for (;;) {
+      pit = current.pitId ?? pit;
+      const hits = current.hits;
+      const last = hits[hits.length - 1];
+      // The next page is on its way while this one is written.
+      const next =
+        hits.length === EXPORT_PAGE && last !== undefined ? page(last.sort as estypes.FieldValue[]) : undefined;
+      // A page not awaited yet must not fail unobserved if the client goes away meanwhile.
+      next?.catch(() => undefined);
+      if (hits.length > 0) yield lines(hits);
+      if (next === undefined) return;
+      current = await next;
     }
   }
-  return Readable.from(pages(), { objectMode: false });
+  const stream = Readable.from(pages(), { objectMode: false });
+  // The point in time closes with the stream, however it ends: read to the end, failed, or
+  // destroyed before its first read (a client gone at once; Readable.from's generator never
+  // started, so no `finally` of its own would run).
+  stream.once('close', () => void engine.closePit(pit));
+  return stream;
 }

@@ -4,7 +4,7 @@ import { AppError, defineRoute, ErrorCode, type AnyRoute } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { EXPORT_KINDS, type ExportKind } from '../queries/export.js';
-import { exportStream } from '../resources/export.js';
+import { exportStream, exportWalk } from '../resources/export.js';
 import { EXPORT_LINES, ExportLine } from '../schemas/responses/export.js';
 import { LEDGER_INDEX_MAX } from '../schemas/params.js';
 
@@ -57,7 +57,7 @@ export function exportRoutes(engine: Engine, validateResponses: boolean): AnyRou
       path: '/export/{KIND}',
       summary: 'Bulk export as NDJSON: every transaction, ledger, account or ledger object of a ledger range',
       description:
-        'Streams one JSON document per line (`application/x-ndjson`; gzip, deflate or br when asked with Accept-Encoding), in ledger order: transactions by ledger and TransactionIndex, ledgers by index, accounts and ledger objects by the ledger of their last change. Each line is the indexed document (as /search returns it) plus `_cursor`: after a dropped connection, ask again with `cursor` = the `_cursor` of the last complete line, and the export goes on after it. Transactions and ledgers are pinned to the range of the first request, so a resumed export yields each exactly once; accounts and ledger objects are current state: each line is a document as it is when read, and one changed between a cut and its resumption comes again at its new place. Memory stays flat however long the export; access plans count it as one request.',
+        'Streams one JSON document per line (`application/x-ndjson`; gzip, deflate or br when asked with Accept-Encoding), in ledger order: transactions by ledger and TransactionIndex, ledgers by index, accounts and ledger objects by the ledger of their last change. Each line is the indexed document (as /search returns it) plus `_cursor`: after a dropped connection, ask again with `cursor` = the `_cursor` of the last complete line, and the export goes on after it. Transactions and ledgers are pinned to the range of the first request, so a resumed export yields each one indexed when the export began exactly once. Accounts and ledger objects are current state: each line is a document as it is when read (the range applies to the ledger of its last change at that moment), one changed between a cut and its resumption comes again at its new place, and a deleted ledger object comes as its tombstone (`deleted: true`). Memory stays flat however long the export; access plans count it as one request.',
       tags: ['Export'],
       params: Type.Object({
         KIND: Type.Union(
@@ -70,16 +70,26 @@ export function exportRoutes(engine: Engine, validateResponses: boolean): AnyRou
       produces: ['application/x-ndjson'],
       handler: async ({ params, query }, ctx) => {
         const kind = params.KIND as ExportKind;
+        const headers = (): void => {
+          ctx.type = 'application/x-ndjson';
+          ctx.set('Cache-Control', 'no-store');
+          ctx.set('Content-Disposition', `inline; filename="${kind}.ndjson"`);
+        };
+        if (ctx.method === 'HEAD') {
+          // The request checked (a bad cursor is a 400 here too), no point in time opened, no body.
+          await exportWalk(engine, kind, query);
+          headers();
+          ctx.status = 200;
+          return undefined;
+        }
         const controller = new AbortController();
         ctx.res.once('close', () => {
           if (!ctx.res.writableFinished) controller.abort();
         });
         const body = await exportStream(engine, kind, query, controller.signal, checkers.get(kind));
-        ctx.type = 'application/x-ndjson';
+        headers();
         // NDJSON is not in the compressible media types: compressed all the same when asked.
         (ctx as { compress?: boolean }).compress = true;
-        ctx.set('Cache-Control', 'no-store');
-        ctx.set('Content-Disposition', `inline; filename="${kind}.ndjson"`);
         ctx.body = body;
         return undefined;
       },

@@ -75,9 +75,12 @@ export function parseInstant(text: string): number | undefined {
   const m = INSTANT.exec(text);
   if (m === null) return undefined;
   const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => Number(part ?? 0));
-  const utc = Date.UTC(year as number, (month as number) - 1, day, hour, minute, second);
-  const d = new Date(utc);
-  // Date.UTC rolls 2024-02-30 over to March: an impossible date does not come back as written.
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const d = new Date(0);
+  d.setUTCFullYear(year as number, (month as number) - 1, day);
+  d.setUTCHours(hour as number, minute, second);
+  const utc = d.getTime();
+  // 2024-02-30 rolls over to March: an impossible date does not come back as written.
   if (d.getUTCFullYear() !== year || d.getUTCMonth() !== (month as number) - 1 || d.getUTCDate() !== day)
     return undefined;
   if ((hour as number) > 23 || (minute as number) > 59 || (second as number) > 59) return undefined;

@@ -151,6 +151,7 @@ export function readRawHits(buf: Buffer): RawHits {
 
 /** A document's bytes with one more member appended (`value` already JSON), as one NDJSON line. */
 export function lineWithMember(source: Buffer, key: string, value: string): Buffer {
+  if (source[0] !== OPEN_BRACE) throw new RawJsonError('a document that is not an object', 0);
   // The source is an object: its closing brace is its last byte (the engine writes no trailing space).
   let close = source.length - 1;
   while (close > 0 && source[close] !== CLOSE_BRACE) close -= 1;

@@ -26,8 +26,11 @@ export interface SiteOptions {
   limiter?: Middleware | undefined;
 }
 
-/** Paths that belong to the API, not to the site. */
-const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/') || path === METRICS_PATH;
+/** Paths that belong to the API (its router matches them case-insensitively), not to the site. */
+const isApiPath = (path: string): boolean => {
+  const lower = path.toLowerCase();
+  return lower === '/api' || lower.startsWith('/api/') || path === METRICS_PATH;
+};
 
 type Step = (ctx: Context, next: Next) => unknown;
 

@@ -166,3 +166,27 @@ t.test('one request for the access plans, however long', async (t) => {
   await next.arrayBuffer();
   t.equal(next.headers.get('x-ratelimit-remaining'), '3');
 });
+
+t.test('no point in time is left open: cut off, HEAD, or read to the end', async (t) => {
+  const openContexts = async (): Promise<number> => {
+    const stats = await target.client.nodes.stats({ metric: 'indices', index_metric: 'search' });
+    return Object.values(stats.nodes).reduce((n, node) => n + (node.indices?.search?.open_contexts ?? 0), 0);
+  };
+  const before = await openContexts();
+  // Twenty of each: a leak would hold 60 contexts for the two minutes of their keep-alive; other
+  // tests running beside this one hold a few for a moment.
+  for (let i = 0; i < 20; i += 1) {
+    await exportCut('/export/transactions', 3);
+    const head = await fetch(`${base}/export/objects`, { method: 'HEAD' });
+    t.equal(head.status, 200);
+    await exportAll('/export/ledgers');
+  }
+  let after = await openContexts();
+  for (let tries = 0; tries < 50 && after >= before + 10; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    after = await openContexts();
+  }
+  t.ok(after < before + 10, `open search contexts: ${before} before, ${after} after 60 exports`);
+  const badHead = await fetch(`${base}/export/ledgers?cursor=nope`, { method: 'HEAD' });
+  t.equal(badHead.status, 400, 'HEAD checks the request too');
+});

@@ -63,8 +63,12 @@ t.test('dates, zones and fractions', async (t) => {
   t.equal((await ledgerAt(shifted)).index, some.index, shifted);
   t.equal((await ledgerAt(iso(some.close).replace('.000Z', '.999Z'))).index, some.index, 'a fraction after it');
   t.equal((await ledgerAt(iso(some.close).replace('Z', '').replace('.000', ''))).index, some.index, 'no zone: UTC');
+  // A date alone is its midnight, UTC: the ledger before it, or none.
   const day = iso(some.close).slice(0, 10);
-  t.equal((await ledgerAt(day)).index, expectedAt(Date.parse(`${day}T00:00:00Z`) / 1000 - RIPPLE_EPOCH_OFFSET));
+  const midnight = expectedAt(Date.parse(`${day}T00:00:00Z`) / 1000 - RIPPLE_EPOCH_OFFSET);
+  t.match(await ledgerAt(day), midnight === undefined ? { status: 404 } : { status: 200, index: midnight }, day);
+  // Years before 100 are years, not 1900 + n: long before any ledger.
+  t.match(await ledgerAt('0050-06-01T00:00:00Z'), { status: 404, code: 'NOT_FOUND' });
 });
 
 t.test('what is not a date is a 400 naming the parameter', async (t) => {

@@ -3,7 +3,7 @@ import { applyTemplates, createLogger, deleteIndicesOf, type IndexNaming } from 
 import { normalizeLedger, type LedgerInput } from '@xle/documents';
 import { IngestEngine, LeaseStore, ingestLedgers } from '@xle/ingester';
 import { createTestIndices, readFixture } from '@xle/test-helpers';
-import { getJson, ingest, runAllJobs, serve } from '../fixtures/serve.js';
+import { fixtureLedgers, getJson, ingest, loadedIndices, runAllJobs, serve } from '../fixtures/serve.js';
 
 /** GET /status on a run of consecutive real ledgers, one of them held back and then ingested. */
 const FIRST = 11119607;
@@ -130,4 +130,29 @@ t.test('data sets, the live follower and another network', async (t) => {
   );
   t.ok((mainnet?.workers[0]?.heartbeat_age_seconds ?? 99) < 60);
   t.match(other, { network: 'testnet', ledgers: { first: FIRST, last: FIRST, indexed: 1, complete: true } });
+});
+
+t.test('every fixture ledger: scattered over 93 million ledgers, found slice by slice', async (t) => {
+  // The histogram's slices are ~93,000 ledgers wide and the first ledger is not a multiple of
+  // that: each partly indexed slice is refined down to single ledgers.
+  const all = await loadedIndices(t);
+  const indices = [...new Set(fixtureLedgers().map((l) => l.ledger_index))].sort((a, b) => a - b);
+  const expected: { from: number; to: number }[] = [];
+  for (const index of indices) {
+    const last = expected[expected.length - 1];
+    if (last !== undefined && last.to + 1 === index) last.to = index;
+    else expected.push({ from: index, to: index });
+  }
+  const first = indices[0]!;
+  const last = indices[indices.length - 1]!;
+  const answer = (await getJson(`${await serve(t, all)}/status`)).body as Report;
+  const ledgers = answer.networks[0]!.ledgers;
+  t.same(ledgers.unresolved, [], 'resolved within the budget');
+  t.same(ledgers.ranges, expected, `${expected.length} ranges`);
+  t.equal(ledgers.gaps_count, expected.length - 1);
+  t.same(
+    ledgers.gaps,
+    expected.slice(1).map((r, i) => ({ from: expected[i]!.to + 1, to: r.from - 1 })),
+  );
+  t.match(ledgers, { first, last, indexed: indices.length, missing: last - first + 1 - indices.length });
 });

@@ -77,3 +77,7 @@ t.test('what is not the expected answer is refused, not misread', async (t) => {
   ])
     t.throws(() => readRawHits(Buffer.from(bad)), /not the search answer expected/, JSON.stringify(bad));
 });
+
+t.test('a source that is no object is refused', async (t) => {
+  t.throws(() => lineWithMember(Buffer.from('null'), '_cursor', '"x"'), /not an object/);
+});

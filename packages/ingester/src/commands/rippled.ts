@@ -21,7 +21,8 @@ export async function followRippled(
   const rippled = new RippledSource({ url: config.xrpl.url, logger, concurrency: 4 });
   const checkpoints = new CheckpointStore(engine, 'rippled');
   const heartbeats = new LeaseStore(engine, 'rippled');
-  const owner = `live-${hostname()}-${process.pid}`;
+  // One name per host: a restarted follower goes on with its own heartbeat document.
+  const owner = `live-${hostname()}`;
   const signal = abortOnSignals();
   try {
     const checkpoint = await checkpoints.load();

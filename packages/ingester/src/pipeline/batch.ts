@@ -68,7 +68,8 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
         version: change.version,
         ledgerIndex: ledger.ledger_index,
       });
-    for (const change of nftChanges(dated, ledger.ledger_index))
+    // Only a transaction that names an NFToken can have changed one (most name none).
+    for (const change of doc._nftokens === undefined ? [] : nftChanges(dated, ledger.ledger_index))
       writes.push({
         index: context.index('nfts'),
         id: change.id,

@@ -22,6 +22,7 @@ export const LEDGER_KINDS: readonly IndexKind[] = [
   'transactions',
   'objects',
   'accounts',
+  'nfts',
   'dead-letters',
   'ingest-state',
 ];

@@ -287,7 +287,8 @@ export async function readTomlCache(engine: IngestEngine): Promise<Map<string, T
     if (toml === undefined || typeof toml.domain !== 'string' || typeof toml.fetched_at !== 'string') continue;
     const result: TomlResult = {
       domain: toml.domain,
-      outcome: toml.outcome as TomlResult['outcome'],
+      // Recorded before the outcome of an unparsable file was named `invalid`.
+      outcome: (toml.outcome === 'malformed' ? 'invalid' : toml.outcome) as TomlResult['outcome'],
       fetched_at: toml.fetched_at,
     };
     if (typeof toml.reason === 'string') result.reason = toml.reason;

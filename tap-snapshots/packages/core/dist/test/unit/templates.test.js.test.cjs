@@ -32,7 +32,7 @@ Array [
     "name": "xrpl-mainnet-facts",
   },
   Object {
-    "hash": "fbb10fddb7693bf9",
+    "hash": "3c5398501ebc9c54",
     "name": "xrpl-mainnet-ingest-state",
   },
   Object {
@@ -60,6 +60,10 @@ Array [
     "name": "xrpl-mainnet-network",
   },
   Object {
+    "hash": "a6a6ba5ce91b6b15",
+    "name": "xrpl-mainnet-nfts",
+  },
+  Object {
     "hash": "371c4cdcb3e234de",
     "name": "xrpl-mainnet-nodes",
   },
@@ -72,11 +76,11 @@ Array [
     "name": "xrpl-mainnet-payg-channels",
   },
   Object {
-    "hash": "e0350d8afc673830",
+    "hash": "2e8795ec5150c8b2",
     "name": "xrpl-mainnet-tokens",
   },
   Object {
-    "hash": "1285d93e296f203e",
+    "hash": "a1f9096d285c71b5",
     "name": "xrpl-mainnet-transactions",
   },
   Object {
