@@ -51,10 +51,13 @@ const EXAMPLES: Record<string, string> = {
   LEDGER_INDEX: '83258110',
 };
 
-/** A valid value for a parameter: a real example, else one its schema admits (pattern, bounds, enumeration). */
+/**
+ * A valid value for a parameter: a real example (ours, else the document's), else one its schema
+ * admits (pattern, bounds, enumeration).
+ */
 function validValue(name: string, schema: Record<string, unknown>, seed: number): string {
-  const example = EXAMPLES[name];
-  if (example !== undefined) return example;
+  const example = EXAMPLES[name] ?? (schema.examples as unknown[] | undefined)?.[0];
+  if (example !== undefined) return String(example);
   const choices = (schema.anyOf as { const?: unknown }[] | undefined)
     ?.map((c) => c.const)
     .filter((c) => c !== undefined);
@@ -88,9 +91,13 @@ t.test('every route: 503 with Retry-After at once while the engine is down, answ
     const operation = item.get;
     if (operation === undefined) continue;
     let path = template;
-    for (const p of operation.parameters ?? [])
-      if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(validValue(p.name, p.schema, 7)));
-    requests.push(path);
+    const query: string[] = [];
+    for (const p of operation.parameters ?? []) {
+      const value = encodeURIComponent(validValue(p.name, p.schema, 7));
+      if (p.in === 'path') path = path.replace(`{${p.name}}`, value);
+      else if (p.in === 'query' && p.required === true) query.push(`${p.name}=${value}`);
+    }
+    requests.push(query.length === 0 ? path : `${path}?${query.join('&')}`);
   }
   const before = new Map<string, number>();
   for (const path of requests) before.set(path, (await fetch(`${api.url}${path}`)).status);
