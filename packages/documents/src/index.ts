@@ -81,6 +81,7 @@ export {
   affectedAccounts,
   touchedObjects,
   transformTransaction,
+  TX_ACCOUNT_FIELDS,
 } from './transaction.js';
 export { type TrustLine, obligationsOf, trustLineOf } from './trust-lines.js';
 export { addDecodedTwins } from './twins.js';

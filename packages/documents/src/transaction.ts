@@ -117,7 +117,8 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
   return doc as TransactionDoc;
 }
 
-const TX_ACCOUNT_FIELDS = [
+/** Transaction fields that name an account (the transaction is filed under each in `_accounts`). */
+export const TX_ACCOUNT_FIELDS = [
   'Account',
   'Destination',
   'Issuer',

@@ -1,7 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { AxeResults } from 'axe-core';
@@ -9,14 +7,11 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createEngineClient, createLogger, fixturesDir, indexName, repoRoot, type Config } from '@xle/core';
 import { nftPageChanges, type Json } from '@xle/documents';
 import {
-  crawlNodes,
   loadValidatorList,
   manifestFromStream,
   type ManifestStreamMessage,
   parseValidation,
-  RippledSource,
   runValidatorsJob,
-  snapshotNetwork,
   ValidationStore,
   type ValidationStreamMessage,
   verifyValidatorList,
@@ -26,12 +21,10 @@ import {
   listenForTest,
   manifestMessage,
   readAllDocuments,
-  readFixture,
-  ReplayRippled,
   signValidation,
 } from '@xle/test-helpers';
 import { createApp } from '../../src/index.js';
-import { engineOf, loadedIndices, runAllJobs } from '../fixtures/serve.js';
+import { engineOf, loadedIndices, loadNetworkData, runAllJobs } from '../fixtures/serve.js';
 
 /**
  * The website in a real browser: Debian's Chromium driven by playwright-core (no browser is ever
@@ -66,27 +59,8 @@ const target = await loadedIndices(t);
 await runAllJobs(target);
 const engine = engineOf(target);
 const alice = createTestValidator('site-browser/alice', { domain: 'alice.example' });
-const rippled = new ReplayRippled();
-await rippled.start();
-rippled.validated = 94084608;
-const source = new RippledSource({ url: rippled.url, logger: createLogger('test', 'silent'), attempts: 1 });
-await snapshotNetwork(engine, source, rippled.url);
-await source.close();
-await rippled.stop();
-const crawl = readFixture<Json>('rpc/xrpl-dev-portal/peer-crawler.crawl.json');
-const crawlServer = createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(crawl));
-});
-await new Promise<void>((resolve) => crawlServer.listen(0, '127.0.0.1', resolve));
-await crawlNodes(engine, [`http://127.0.0.1:${(crawlServer.address() as AddressInfo).port}/crawl`], {
-  depth: 0,
-  maxServers: 20,
-  timeoutMs: 300,
-  concurrency: 4,
-  logger: createLogger('test', 'silent'),
-});
-crawlServer.close();
+// The network snapshots and the node crawl, from recorded mainnet answers replayed locally.
+await loadNetworkData(engine);
 
 // The site is served as in production: access plans on (limits raised: one address browses a lot).
 const config: Config = {

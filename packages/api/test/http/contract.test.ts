@@ -1,22 +1,11 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import Compile from 'typebox/compile';
-import { createLogger, fixturesDir, repoRoot } from '@xle/core';
+import { fixturesDir, repoRoot } from '@xle/core';
 import { METRIC_IDS } from '@xle/documents';
-import {
-  crawlNodes,
-  importWalletKyc,
-  loadValidatorList,
-  RippledSource,
-  runValidatorsJob,
-  snapshotNetwork,
-  verifyValidatorList,
-} from '@xle/ingester';
-import { readFixture, ReplayRippled } from '@xle/test-helpers';
-import { engineOf, getJson, loadedIndices, runAllJobs, serve } from '../fixtures/serve.js';
+import { importWalletKyc, loadValidatorList, runValidatorsJob, verifyValidatorList } from '@xle/ingester';
+import { engineOf, getJson, loadedIndices, loadNetworkData, runAllJobs, serve } from '../fixtures/serve.js';
 
 /**
  * The contract, walked: every GET operation of the published OpenAPI document is called on the
@@ -34,27 +23,7 @@ const list = verifyValidatorList(await loadValidatorList(join(fixturesDir, 'vali
 });
 await runValidatorsJob({ engine }, { name: 'vl.ripple.com', list });
 // The network snapshots and the node crawl, from recorded mainnet answers replayed locally.
-const rippled = new ReplayRippled();
-await rippled.start();
-rippled.validated = 94084608;
-const source = new RippledSource({ url: rippled.url, logger: createLogger('test', 'silent'), attempts: 1 });
-await snapshotNetwork(engine, source, rippled.url);
-await source.close();
-await rippled.stop();
-const crawl = readFixture<Json>('rpc/xrpl-dev-portal/peer-crawler.crawl.json');
-const crawlServer = createServer((_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(crawl));
-});
-await new Promise<void>((resolve) => crawlServer.listen(0, '127.0.0.1', resolve));
-await crawlNodes(engine, [`http://127.0.0.1:${(crawlServer.address() as AddressInfo).port}/crawl`], {
-  depth: 0,
-  maxServers: 20,
-  timeoutMs: 300,
-  concurrency: 4,
-  logger: createLogger('test', 'silent'),
-});
-crawlServer.close();
+await loadNetworkData(engine);
 const base = await serve(t, target);
 const doc = (await getJson(`${base}/openapi.json`)).body as {
   paths: Record<string, Record<string, Json>>;

@@ -1,4 +1,4 @@
-import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, type Json } from '@xle/documents';
+import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, TX_ACCOUNT_FIELDS, type Json } from '@xle/documents';
 import type { AccountBalanceChanges } from '../model/balance-changes.js';
 import { amountView, feeText, formatChange } from '../model/format.js';
 import { memosOf, type MemoField } from '../model/memos.js';
@@ -59,17 +59,11 @@ const SHOWN = new Set([
   'Flags',
 ]);
 
-/** Address fields of a transaction that the transactions index files it under (so their pages answer). */
-const ACCOUNT_FIELDS = new Set([
-  'Issuer',
-  'Owner',
-  'Authorize',
-  'Unauthorize',
-  'RegularKey',
-  'NFTokenMinter',
-  'Holder',
-  'Subject',
-]);
+/**
+ * Address fields of a transaction that the transactions index files it under (so their pages
+ * answer), besides the sender and destination, which the page shows on their own.
+ */
+const ACCOUNT_FIELDS = new Set(TX_ACCOUNT_FIELDS.filter((field) => field !== 'Account' && field !== 'Destination'));
 const TIME_FIELDS = new Set(['Expiration', 'CancelAfter', 'FinishAfter']);
 const TEXT_FIELDS = new Set(['Domain', 'URI', 'EmailHash']);
 
