@@ -159,8 +159,11 @@ export function createApp(deps: AppDeps): Koa {
     const search = createSearchRouter(deps);
     // Search mounted beside the REST API: its routes are part of this address's description too.
     Object.assign(openapi.paths as object, search.openApiPaths);
-    app.use(search.router.routes());
-    app.use(search.router.allowedMethods());
+    // Only search paths go through the search router: every other request would otherwise pay for
+    // its matching (and its allowedMethods pass) on the way to the REST routes.
+    const searchRoutes = search.router.routes() as Koa.Middleware;
+    const searchMethods = search.router.allowedMethods() as Koa.Middleware;
+    app.use((ctx, next) => (SEARCH_PATHS.test(ctx.path) ? searchRoutes(ctx, () => searchMethods(ctx, next)) : next()));
   }
   const docs = docsAssets(String((openapi.info as { title: string }).title));
   const api = new Router({ prefix: '/api/v1' });

@@ -83,6 +83,19 @@ function choicesOf(schema: TSchema, name: string): string[] | undefined {
     : undefined;
 }
 
+/**
+ * Whether a path or query schema has nothing for Default or Convert to do: an object whose every
+ * property is a string without a default (an identifier, a pattern), and no default of its own.
+ */
+function isPlainTextSchema(schema: TSchema): boolean {
+  const object = schema as { type?: unknown; default?: unknown; properties?: Record<string, TSchema> };
+  if (object.type !== 'object' || object.default !== undefined) return false;
+  return Object.values(object.properties ?? {}).every((property) => {
+    const p = property as { type?: unknown; default?: unknown };
+    return p.type === 'string' && p.default === undefined;
+  });
+}
+
 /** Validates one part of the request; throws a 400 naming the offending parameter. */
 function check(
   where: InputPart,
@@ -90,6 +103,7 @@ function check(
   raw: unknown,
   numeric: readonly [string, RegExp][] = [],
   schema?: TSchema,
+  plain = false,
 ): unknown {
   for (const [name, form] of numeric) {
     const text = (raw as Record<string, unknown> | undefined)?.[name];
@@ -100,7 +114,12 @@ function check(
         ErrorCode.InvalidParameter,
       );
   }
-  const value = checker.Convert(checker.Default(typeof raw === 'object' && raw !== null ? { ...raw } : raw));
+  // A part whose schema has nothing to default or convert (only text fields, such as most path
+  // parameters) is checked as it came: TypeBox's Default and Convert walk the value and the schema
+  // on every request, which is most of a validation's cost.
+  const value = plain
+    ? raw
+    : checker.Convert(checker.Default(typeof raw === 'object' && raw !== null ? { ...raw } : raw));
   if (checker.Check(value)) return value;
   const errors = checker.Errors(value).filter((e) => e.keyword !== 'boolean');
   const first = errors[0];
@@ -135,5 +154,12 @@ function check(
 export function compileValidator<T extends TSchema>(where: InputPart, schema: T): (raw: unknown) => Static<T> {
   const checker = Compile(schema) as unknown as Checker;
   const numeric = where === 'body' ? [] : numericKeys(schema);
-  return (raw) => check(where, checker, raw, numeric, schema) as Static<T>;
+  // Path parameters are always single texts; a query parameter may come repeated (an array that
+  // Convert would reduce), so only a query schema without properties skips them.
+  const plain =
+    (where === 'path' && isPlainTextSchema(schema)) ||
+    (where === 'query' &&
+      isPlainTextSchema(schema) &&
+      Object.keys((schema as { properties?: object }).properties ?? {}).length === 0);
+  return (raw) => check(where, checker, raw, numeric, schema, plain) as Static<T>;
 }
