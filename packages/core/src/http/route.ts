@@ -129,18 +129,21 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       if (gate !== undefined && options.requireDataSet !== undefined) await options.requireDataSet(gate, route.path);
       const answer = await route.handler(input as never, ctx);
       if (answer === undefined) return;
-      // Serialised once here (not again by Koa): the contract check and the ETag read the bytes sent.
+      // Serialised once here (not again by Koa): the contract check reads the text sent.
       const json = toJson(answer);
       contract?.(json);
+      // Encoded once: the ETag, the compression and the socket all read these bytes (a string body
+      // would be encoded to UTF-8 again by each, about 50 µs a time for a page of 20 transactions).
+      const bytes = Buffer.from(json);
       ctx.type = 'json';
-      ctx.body = json;
+      ctx.body = bytes;
       if (route.method !== 'get') return;
       const policy =
         typeof route.cache === 'function'
           ? route.cache(input as never)
           : (route.cache ?? (gate === undefined ? 'none' : 'data-set'));
       ctx.set('Cache-Control', CACHE_CONTROL[policy]);
-      ctx.set('ETag', etag(json, { weak: true }));
+      ctx.set('ETag', etag(bytes, { weak: true }));
     });
   }
 }
