@@ -53,14 +53,16 @@ interface Frame {
   id: string;
   title: string;
   description: string;
+  /** The drawing's height in its own units (default HEIGHT). */
+  height?: number;
   children: ComponentChildren;
 }
 
-function Svg({ id, title, description, children }: Frame) {
+function Svg({ id, title, description, height = HEIGHT, children }: Frame) {
   return (
     <svg
       class="chart"
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      viewBox={`0 0 ${WIDTH} ${height}`}
       role="img"
       aria-labelledby={`${id}-title ${id}-desc`}
       xmlns="http://www.w3.org/2000/svg"
@@ -336,15 +338,7 @@ export function HorizontalBars({
   const description = bars.map((b) => `${b.label}: ${format(b.value)}`).join('; ');
   return (
     <figure class="chart-figure">
-      <svg
-        class="chart"
-        viewBox={`0 0 ${WIDTH} ${height}`}
-        role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
-        xmlns="http://www.w3.org/2000/svg"
-      >
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{description}</desc>
+      <Svg id={id} title={title} description={description} height={height}>
         {bars.map((b, i) => (
           <g>
             <text
@@ -368,7 +362,7 @@ export function HorizontalBars({
             </text>
           </g>
         ))}
-      </svg>
+      </Svg>
       <figcaption>{title}</figcaption>
     </figure>
   );
