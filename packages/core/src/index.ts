@@ -113,6 +113,7 @@ export {
   mountRoutes,
   NoParams,
   NoQuery,
+  sendText,
 } from './http/route.js';
 export { CloseHooks } from './http/close-hooks.js';
 export { engineOperation, METRICS_PATH, ServerMetrics } from './http/metrics.js';

@@ -1,4 +1,3 @@
-import etag from 'etag';
 import type { Context, Middleware } from 'koa';
 import type Router from '@koa/router';
 import type { Static, TObject } from 'typebox';
@@ -6,12 +5,12 @@ import type { ComponentChildren } from 'preact';
 import {
   AppError,
   BadRequestError,
-  CACHE_CONTROL,
   compileValidator,
   ErrorCode,
   mapEngineError,
   NoParams,
   NoQuery,
+  sendText,
   toErrorBody,
   type CachePolicy,
   type Logger,
@@ -57,11 +56,8 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /** Sends a page: HTML, a weak ETag (If-None-Match answers 304, as for the API), its Cache-Control. */
 export function sendHtml(ctx: Context, html: string, cache: CachePolicy): void {
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = html;
+  sendText(ctx, html, 'text/html; charset=utf-8', cache);
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) ctx.set(name, value);
-  ctx.set('Cache-Control', CACHE_CONTROL[cache]);
-  ctx.set('ETag', etag(html, { weak: true }));
 }
 
 /** A path parameter's refusal in words: what was given, what it should be, and the validator's reason. */

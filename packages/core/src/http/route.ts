@@ -32,6 +32,21 @@ export const CACHE_CONTROL: Readonly<Record<CachePolicy, string>> = {
   none: 'no-cache',
 };
 
+/**
+ * Sets a text answer (JSON, a page) as its UTF-8 bytes, encoded once: the ETag, the compression
+ * and the socket all read these bytes (a string body would be encoded again by each, about 50 µs a
+ * time for a 70 KB page of transactions). With a cache policy, also its Cache-Control and a weak
+ * ETag (If-None-Match then answers 304).
+ */
+export function sendText(ctx: Context, text: string, type: string, cache?: CachePolicy): void {
+  const bytes = Buffer.from(text);
+  ctx.type = type;
+  ctx.body = bytes;
+  if (cache === undefined) return;
+  ctx.set('Cache-Control', CACHE_CONTROL[cache]);
+  ctx.set('ETag', etag(bytes, { weak: true }));
+}
+
 export interface RouteInput<P extends TObject, Q extends TObject, B extends TSchema> {
   params: Static<P>;
   query: Static<Q>;
@@ -132,18 +147,12 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       // Serialised once here (not again by Koa): the contract check reads the text sent.
       const json = toJson(answer);
       contract?.(json);
-      // Encoded once: the ETag, the compression and the socket all read these bytes (a string body
-      // would be encoded to UTF-8 again by each, about 50 µs a time for a page of 20 transactions).
-      const bytes = Buffer.from(json);
-      ctx.type = 'json';
-      ctx.body = bytes;
-      if (route.method !== 'get') return;
+      if (route.method !== 'get') return sendText(ctx, json, 'json');
       const policy =
         typeof route.cache === 'function'
           ? route.cache(input as never)
           : (route.cache ?? (gate === undefined ? 'none' : 'data-set'));
-      ctx.set('Cache-Control', CACHE_CONTROL[policy]);
-      ctx.set('ETag', etag(bytes, { weak: true }));
+      sendText(ctx, json, 'json', policy);
     });
   }
 }
