@@ -156,10 +156,7 @@ export function compileValidator<T extends TSchema>(where: InputPart, schema: T)
   const numeric = where === 'body' ? [] : numericKeys(schema);
   // Path parameters are always single texts; a query parameter may come repeated (an array that
   // Convert would reduce), so only a query schema without properties skips them.
-  const plain =
-    (where === 'path' && isPlainTextSchema(schema)) ||
-    (where === 'query' &&
-      isPlainTextSchema(schema) &&
-      Object.keys((schema as { properties?: object }).properties ?? {}).length === 0);
+  const propertyless = Object.keys((schema as { properties?: object }).properties ?? {}).length === 0;
+  const plain = isPlainTextSchema(schema) && (where === 'path' || (where === 'query' && propertyless));
   return (raw) => check(where, checker, raw, numeric, schema, plain) as Static<T>;
 }
