@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import Type, { type Static, type TSchema } from 'typebox';
 import Compile from 'typebox/compile';
 import { ConfigError } from './errors.js';
+import { DEFAULT_LOG_BUFFER_BYTES } from './logger.js';
 import { repoRoot } from './paths.js';
 
 /**
@@ -325,6 +326,12 @@ export const ConfigSchema = Type.Object(
           description:
             'Log lines as JSON (for log shippers) or pretty (readable); `auto`: pretty on a terminal, JSON otherwise.',
         }),
+        bufferBytes: Type.Integer({
+          default: DEFAULT_LOG_BUFFER_BYTES,
+          minimum: 4096,
+          description:
+            'How many bytes of log lines a server holds while its standard output is not read (a stalled log shipper); later lines are dropped and counted, and requests never wait on the log.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -388,6 +395,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'TOKEN_SCORE_WEIGHTS', path: ['tokens', 'scoreWeights'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
   { env: 'LOG_FORMAT', path: ['log', 'format'] },
+  { env: 'LOG_BUFFER_BYTES', path: ['log', 'bufferBytes'] },
 ];
 
 const SECRET_KEYS = new Set(['apiKey', 'password', 'secret']);

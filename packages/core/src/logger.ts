@@ -1,5 +1,6 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
+import sonicBoom, { type SonicBoom, type SonicBoomOpts } from 'sonic-boom';
 
 export type { Logger };
 
@@ -10,12 +11,70 @@ export type { Logger };
  */
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
-/** One log line per event on stdout (or the given destination), with the package name bound. */
+/** How many bytes of log lines wait in memory, at most, while stdout is not read (LOG_BUFFER_BYTES). */
+export const DEFAULT_LOG_BUFFER_BYTES = 4 * 1024 * 1024;
+
+/** How long an exiting process keeps offering its last lines to a stdout nobody reads. */
+const EXIT_FLUSH_MS = 1000;
+
+/**
+ * Standard output that never stops the process. Lines are written asynchronously (those that
+ * arrive while a write is under way go out together with the next one), so a reader that stops
+ * reading (a stalled log shipper, a full pipe) cannot block requests or a SIGTERM. While it does
+ * not read, lines wait in memory up to `bufferBytes`; later ones are dropped and counted, and the
+ * count is logged once lines flow again. At exit the lines still waiting are written if the reader
+ * takes them within EXIT_FLUSH_MS, and dropped otherwise.
+ */
+function stdoutDestination(bufferBytes: number): SonicBoom {
+  // A pipe on fd 1 is made non-blocking by Node's own stdout handle: a full pipe then answers
+  // EAGAIN (retried later on a timer) instead of holding the thread in write(2).
+  void process.stdout;
+  let exitDeadline = Number.POSITIVE_INFINITY;
+  // The package's types name a class its CommonJS module only gives as its default export.
+  const out = new (sonicBoom as unknown as new (options: SonicBoomOpts) => SonicBoom)({
+    fd: 1,
+    sync: false,
+    maxLength: bufferBytes,
+    retryEAGAIN: () => Date.now() < exitDeadline,
+  });
+  let dropped = 0;
+  out.on('drop', () => {
+    dropped += 1;
+  });
+  out.on('write', () => {
+    if (dropped === 0) return;
+    const lines = dropped;
+    dropped = 0;
+    // After the write that just ended is accounted for, not inside its bookkeeping.
+    queueMicrotask(() =>
+      out.write(
+        `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), pid: process.pid, dropped: lines, msg: 'log lines dropped: stdout was not read' })}\n`,
+      ),
+    );
+  });
+  // A reader that went away (EPIPE): its lines are lost, and the process goes on without it.
+  out.on('error', () => undefined);
+  process.once('exit', () => {
+    exitDeadline = Date.now() + EXIT_FLUSH_MS;
+    try {
+      out.flushSync();
+    } catch {
+      // The reader did not take them in time: they are dropped, the exit goes on.
+    }
+  });
+  return out;
+}
+
+/**
+ * One log line per event on stdout (or the given destination), with the package name bound.
+ * `bufferBytes` bounds what waits for a stdout that is not read (see stdoutDestination).
+ */
 export function createLogger(
   name: string,
   level: string,
   destination?: NodeJS.WritableStream,
   format: LogFormat = 'json',
+  bufferBytes = DEFAULT_LOG_BUFFER_BYTES,
 ): Logger {
   const options: LoggerOptions = {
     name,
@@ -41,10 +100,5 @@ export function createLogger(
         ignore: 'pid,hostname',
       }),
     );
-  // stdout written on the calling thread: an asynchronous write hands every line to the thread
-  // pool and back, which measured about 0.5 ms of CPU per request of the API's access log.
-  return pino(
-    options,
-    (destination as pino.DestinationStream | undefined) ?? pino.destination({ dest: 1, sync: true }),
-  );
+  return pino(options, (destination as pino.DestinationStream | undefined) ?? stdoutDestination(bufferBytes));
 }

@@ -135,7 +135,7 @@ export async function startHttpServer(
   config: Config,
   port: number,
   createApp: (deps: AppDeps) => Koa,
-  logger: Logger = createLogger(name, config.log.level, undefined, config.log.format),
+  logger: Logger = createLogger(name, config.log.level, undefined, config.log.format, config.log.bufferBytes),
 ): Promise<RunningServer> {
   const metrics = new ServerMetrics();
   const breaker = new EngineBreaker({ logger });
@@ -180,7 +180,7 @@ export function serverEntry(
   const start: StartServer = (config, logger) => startHttpServer(name, config, portOf(config), createApp, logger);
   if (isMainModule(moduleUrl)) {
     const config = loadConfig();
-    const logger = createLogger(name, config.log.level, undefined, config.log.format);
+    const logger = createLogger(name, config.log.level, undefined, config.log.format, config.log.bufferBytes);
     start(config, logger).then(
       (running) => closeOnSignals(running, logger),
       (error: unknown) => {
