@@ -7,10 +7,13 @@
  *
  *   pnpm bench:api [--requests N] [--free-requests N] [--warmup N]
  *
- * Beside them, a floor: a bare forwarding proxy (forwarding-proxy.ts: node:http, no framework,
- * no work of its own) in its own process, sending the same engine query and passing its answer
- * through, measured in the same interleaving. What it adds over the engine is what one more HTTP
- * hop costs on this machine at that pace, before any API does anything.
+ * Beside them, two floors, each in its own process, sending the same engine query and measured in
+ * the same interleaving:
+ * - a bare forwarding proxy (forwarding-proxy.ts: node:http, no framework, no work of its own)
+ *   passing the engine's answer through: what one more HTTP hop costs on this machine at that pace;
+ * - the API's own stack and nothing else (stack-floor.ts: Koa, @koa/router, the product's engine
+ *   client and compression, the answer parsed and serialised again): what the chosen stack costs
+ *   before the API does anything of its own (access plans, validation, shaping, ETag, log, metrics).
  *
  * Data: the real fixture ledgers, ingested into indices of a fresh prefix (deleted at the end).
  * Each API runs in its own process (`packages/api/dist/src/server.js`, default log level), as users
@@ -124,14 +127,19 @@ const cases: Case[] = [
   },
 ];
 
+const forwardRoutes = JSON.stringify(
+  cases.map((c) => ({
+    ...c.direct,
+    ...(c.direct.body === undefined ? {} : { method: 'POST', body: JSON.stringify(c.direct.body) }),
+  })),
+);
 const floor = await startServerProcess(new URL('./forwarding-proxy.js', import.meta.url).pathname, {
   FORWARD_ENGINE: es,
-  FORWARD_ROUTES: JSON.stringify(
-    cases.map((c) => ({
-      ...c.direct,
-      ...(c.direct.body === undefined ? {} : { method: 'POST', body: JSON.stringify(c.direct.body) }),
-    })),
-  ),
+  FORWARD_ROUTES: forwardRoutes,
+});
+const stack = await startServerProcess(new URL('./stack-floor.js', import.meta.url).pathname, {
+  ES_URL: engineUrl(config),
+  FORWARD_ROUTES: forwardRoutes,
 });
 
 const fmt = (l: Latency): string => `${l.p50.toFixed(2).padStart(8)} ${l.p99.toFixed(2).padStart(8)}`;
@@ -139,7 +147,7 @@ console.log(
   `API benchmark, default configuration (plans) and open mode: ${REQUESTS} requests per measure (${numbers['free-requests']} anonymous), one at a time, paced under each plan's burst, after ${numbers.warmup} warm-up requests per server; engine ${es}`,
 );
 console.log(
-  `  ${'side'.padEnd(18)} ${'API p50'.padStart(8)} ${'API p99'.padStart(8)} ${'ES p50'.padStart(8)} ${'ES p99'.padStart(8)}  overhead (the floor: a bare proxy's, same pace)`,
+  `  ${'side'.padEnd(18)} ${'API p50'.padStart(8)} ${'API p99'.padStart(8)} ${'ES p50'.padStart(8)} ${'ES p99'.padStart(8)}  overhead (floors at the same pace: a bare proxy's; the stack's, Koa + router + engine client + compression alone)`,
 );
 try {
   // Warm each server over every lookup, at the fastest pace its callers may go (an Enterprise key).
@@ -154,11 +162,12 @@ try {
       cases.map((c) => () => ({ url: `${server.url}${c.api}`, init: { headers } })),
     );
   }
-  await warmUp(
-    numbers.warmup,
-    Infinity,
-    cases.map((_, i) => () => ({ url: `${floor.url}/${i}` })),
-  );
+  for (const server of [floor, stack])
+    await warmUp(
+      numbers.warmup,
+      Infinity,
+      cases.map((_, i) => () => ({ url: `${server.url}/${i}` })),
+    );
   for (const [i, c] of cases.entries()) {
     console.log(c.name);
     const direct: TimedRequest = {
@@ -170,13 +179,16 @@ try {
     };
     for (const side of sides) {
       // Each side next to its own direct measure, interleaved request by request.
-      const { ours, engine, proxy } = await pairedLatency(side.requests, side.perSecond, {
+      const { ours, engine, proxy, bare } = await pairedLatency(side.requests, side.perSecond, {
         engine: () => direct,
         ours: () => ({ url: `${side.server.url}${c.api}`, init: { headers: side.headers } }),
         proxy: () => ({ url: `${floor.url}/${i}` }),
+        bare: () => ({ url: `${stack.url}/${i}` }),
       });
+      const over = (l: Latency): string => `+${(l.p50 - engine.p50).toFixed(2)}`;
+      const ratio = (l: Latency): string => `x${(l.p99 / engine.p99).toFixed(2)}`;
       console.log(
-        `  ${side.name.padEnd(18)} ${fmt(ours)} ${fmt(engine)}  p50 +${(ours.p50 - engine.p50).toFixed(2)} ms (floor +${(proxy.p50 - engine.p50).toFixed(2)}), p99 x${(ours.p99 / engine.p99).toFixed(2)} (floor x${(proxy.p99 / engine.p99).toFixed(2)})`,
+        `  ${side.name.padEnd(18)} ${fmt(ours)} ${fmt(engine)}  p50 ${over(ours)} ms (floors ${over(proxy)}, ${over(bare)}), p99 ${ratio(ours)} (floors ${ratio(proxy)}, ${ratio(bare)})`,
       );
     }
   }
@@ -184,5 +196,6 @@ try {
   await plans.close();
   await open.close();
   await floor.close();
+  await stack.close();
   await drop();
 }
