@@ -18,28 +18,32 @@ export const DEFAULT_LOG_BUFFER_BYTES = 4 * 1024 * 1024;
 const EXIT_FLUSH_MS = 1000;
 
 /**
- * Standard output that never stops the process. Lines are written asynchronously (those that
- * arrive while a write is under way go out together with the next one), so a reader that stops
- * reading (a stalled log shipper, a full pipe) cannot block requests or a SIGTERM. While it does
- * not read, lines wait in memory up to `bufferBytes`; later ones are dropped and counted, and the
- * count is logged once lines flow again. At exit the lines still waiting are written if the reader
- * takes them within EXIT_FLUSH_MS, and dropped otherwise.
+ * Standard output that never stops the process. Lines are written on the calling thread (a write
+ * to a pipe is one cheap system call, where the thread pool would cost two thread wake-ups a
+ * line), and the pipe is non-blocking: while the reader does not read (a stalled log shipper, a
+ * full pipe) a write answers EAGAIN at once and the lines wait in memory, offered again with the
+ * next line, up to `bufferBytes`; later ones are dropped and counted, and the count is logged once
+ * lines flow again. Nothing sleeps, so requests and a SIGTERM go on. At exit the lines still
+ * waiting are written if the reader takes them within EXIT_FLUSH_MS, and dropped otherwise.
  */
 function stdoutDestination(bufferBytes: number): SonicBoom {
-  // A pipe on fd 1 is made non-blocking by Node's own stdout handle: a full pipe then answers
-  // EAGAIN (retried later on a timer) instead of holding the thread in write(2).
+  // Node's own stdout handle makes a pipe on fd 1 non-blocking: a full pipe then answers EAGAIN
+  // instead of holding the thread in write(2).
   void process.stdout;
-  let exitDeadline = Number.POSITIVE_INFINITY;
+  // sonic-boom sleeps and retries on EAGAIN while this says so: only during the exit's flush.
+  let exitDeadline = Number.NEGATIVE_INFINITY;
   // The package's types name a class its CommonJS module only gives as its default export.
   const out = new (sonicBoom as unknown as new (options: SonicBoomOpts) => SonicBoom)({
     fd: 1,
-    sync: false,
+    sync: true,
     maxLength: bufferBytes,
     retryEAGAIN: () => Date.now() < exitDeadline,
   });
   let dropped = 0;
   out.on('drop', () => {
     dropped += 1;
+    // A full buffer takes no line, so no line would offer it again: this empty one does.
+    out.write('');
   });
   out.on('write', () => {
     if (dropped === 0) return;
@@ -52,7 +56,8 @@ function stdoutDestination(bufferBytes: number): SonicBoom {
       ),
     );
   });
-  // A reader that went away (EPIPE): its lines are lost, and the process goes on without it.
+  // EAGAIN: the lines wait for the next write. EPIPE, a reader that went away: they are lost, and
+  // the process goes on without it.
   out.on('error', () => undefined);
   process.once('exit', () => {
     exitDeadline = Date.now() + EXIT_FLUSH_MS;
