@@ -8,3 +8,4 @@ export * from './toml.js';
 export * from './cli.js';
 export * from './listen.js';
 export * from './synthetic.js';
+export * from './api-process.js';

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import t from 'tap';
-import { engineUrl, repoRoot } from '@xle/core';
-import { createTestIndices } from '@xle/test-helpers';
+import { createTestIndices, spawnApi } from '@xle/test-helpers';
 import { ApiKeyStore, counterId, UsageCounter, UsageStore, utcDay } from '../../src/index.js';
 
 /**
@@ -25,29 +24,17 @@ interface ApiProcess {
 
 /** One API process on a free port, over the test's indices, with these access settings. */
 async function apiProcess(env: Record<string, string>): Promise<ApiProcess> {
-  const child = spawn(process.execPath, [`${repoRoot}packages/api/dist/src/server.js`], {
-    env: {
-      ...process.env,
-      ES_URL: engineUrl(target.config),
-      ES_INDEX_PREFIX: target.naming.prefix,
-      XLE_NETWORK: target.naming.network,
-      API_PORT: '0',
-      LOG_LEVEL: 'info',
-      ACCESS_MODE: 'plans',
-      ACCESS_PRO_PER_DAY: String(LIMIT),
-      ACCESS_PRO_PER_SECOND: '100000',
-      ACCESS_QUOTA_BLOCK: String(BLOCK),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const child = spawnApi(t, target, {
+    ACCESS_MODE: 'plans',
+    ACCESS_PRO_PER_DAY: String(LIMIT),
+    ACCESS_PRO_PER_SECOND: '100000',
+    ACCESS_QUOTA_BLOCK: String(BLOCK),
+    ...env,
   });
-  t.teardown(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  for await (const line of createInterface({ input: child.stdout! })) {
+  for await (const line of createInterface({ input: child.stdout })) {
     const url = (JSON.parse(line) as { url?: string }).url;
     if (url !== undefined) {
-      child.stdout!.resume();
+      child.stdout.resume();
       return { child, url };
     }
   }

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { engineUrl, repoRoot } from '@xle/core';
-import { createTestIndices } from '@xle/test-helpers';
+import { createTestIndices, spawnApi } from '@xle/test-helpers';
 
 /**
  * A reader that stops reading the API's standard output (a stalled log shipper, a full pipe) must
@@ -16,23 +14,7 @@ const BUFFER_BYTES = 16 * 1024;
 const REQUESTS = 1500;
 
 t.test('a stdout nobody reads neither blocks requests nor the shutdown', async (t) => {
-  const child = spawn(process.execPath, [`${repoRoot}packages/api/dist/src/server.js`], {
-    env: {
-      ...process.env,
-      ES_URL: engineUrl(target.config),
-      ES_INDEX_PREFIX: target.naming.prefix,
-      XLE_NETWORK: target.naming.network,
-      API_PORT: '0',
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-      LOG_BUFFER_BYTES: String(BUFFER_BYTES),
-      ACCESS_MODE: 'open',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  t.teardown(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
+  const child = spawnApi(t, target, { LOG_BUFFER_BYTES: String(BUFFER_BYTES), ACCESS_MODE: 'open' });
   const stdout = child.stdout;
   let text = '';
   const onData = (chunk: Buffer): void => {

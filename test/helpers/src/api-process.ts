@@ -1,0 +1,33 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { engineUrl, repoRoot } from '@xle/core';
+import type { TestIndices } from './engine.js';
+import type { Teardown } from './listen.js';
+
+export type ApiChild = ChildProcessByStdio<null, Readable, null>;
+
+/**
+ * The API as users run it (`node packages/api/dist/src/server.js`) in a process of its own, on a
+ * free port over a test's indices, with JSON info logs on a stdout pipe the caller reads (its
+ * first line with a `url` says where it listens) and `env` on top; killed if still running when
+ * the test ends.
+ */
+export function spawnApi(t: Teardown, target: TestIndices, env: Record<string, string>): ApiChild {
+  const child = spawn(process.execPath, [`${repoRoot}packages/api/dist/src/server.js`], {
+    env: {
+      ...process.env,
+      ES_URL: engineUrl(target.config),
+      ES_INDEX_PREFIX: target.naming.prefix,
+      XLE_NETWORK: target.naming.network,
+      API_PORT: '0',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  return child;
+}
