@@ -17,6 +17,9 @@ export const DEFAULT_LOG_BUFFER_BYTES = 4 * 1024 * 1024;
 /** How long an exiting process keeps offering its last lines to a stdout nobody reads. */
 const EXIT_FLUSH_MS = 1000;
 
+/** One destination on fd 1 per process (per buffer size), whatever the number of loggers. */
+const stdoutDestinations = new Map<number, SonicBoom>();
+
 /**
  * Standard output that never stops the process. Lines are written on the calling thread (a write
  * to a pipe is one cheap system call, where the thread pool would cost two thread wake-ups a
@@ -27,6 +30,15 @@ const EXIT_FLUSH_MS = 1000;
  * waiting are written if the reader takes them within EXIT_FLUSH_MS, and dropped otherwise.
  */
 function stdoutDestination(bufferBytes: number): SonicBoom {
+  let out = stdoutDestinations.get(bufferBytes);
+  if (out === undefined) {
+    out = openStdout(bufferBytes);
+    stdoutDestinations.set(bufferBytes, out);
+  }
+  return out;
+}
+
+function openStdout(bufferBytes: number): SonicBoom {
   // Node's own stdout handle makes a pipe on fd 1 non-blocking: a full pipe then answers EAGAIN
   // instead of holding the thread in write(2).
   void process.stdout;

@@ -39,7 +39,8 @@ t.test('a stdout nobody reads neither blocks requests nor the shutdown', async (
     slowest = Math.max(slowest, performance.now() - started);
   }
   t.pass(`${REQUESTS} requests answered while stdout was not read`);
-  t.ok(slowest < 1000, `no request waited on the log (slowest ${slowest.toFixed(1)} ms)`);
+  // Blocked, they would wait until the reader reads (the synchronous log made them time out).
+  t.ok(slowest < 3000, `no request waited on the log (slowest ${slowest.toFixed(1)} ms)`);
 
   // The reader reads again: with the next line, the waiting lines come out, then how many were dropped.
   let after = '';
@@ -83,5 +84,5 @@ t.test('a stdout nobody reads neither blocks requests nor the shutdown', async (
   child.kill('SIGTERM');
   const [code] = (await Promise.race([exited, sleep(10_000).then(() => ['still running'])])) as [unknown];
   t.equal(code, 0, 'SIGTERM ends the process with 0 while nobody reads its stdout');
-  t.ok(performance.now() - stopping < 5000, `it ended in ${(performance.now() - stopping).toFixed(0)} ms`);
+  t.ok(performance.now() - stopping < 8000, `it ended in ${(performance.now() - stopping).toFixed(0)} ms`);
 });
