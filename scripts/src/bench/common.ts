@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,6 +21,7 @@ import {
 } from '@xle/core';
 import { normalizeLedger, type LedgerInput } from '@xle/documents';
 import { ActivationEnricher, IngestEngine, listLedgerFiles, prepareBatch } from '@xle/ingester';
+import { listeningUrl } from '@xle/test-helpers';
 
 /**
  * A benchmark's numeric options from the command line (`--name N`), parsed with node:util
@@ -224,14 +224,9 @@ export async function startServerProcess(script: string, env: Record<string, str
     child.kill('SIGTERM');
     await exited;
   };
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const url = (JSON.parse(line) as { url?: string }).url;
-    if (url !== undefined) {
-      child.stdout!.resume();
-      return { url, child, close };
-    }
-  }
-  throw new Error(`${script} stopped before it listened`);
+  const url = await listeningUrl(child.stdout!, script);
+  child.stdout!.resume();
+  return { url, child, close };
 }
 
 /** A process's resident memory now and at its peak (VmHWM), from /proc. */

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { engineUrl, repoRoot } from '@xle/core';
 import type { TestIndices } from './engine.js';
@@ -8,8 +9,8 @@ export type ApiChild = ChildProcessByStdio<null, Readable, null>;
 
 /**
  * The API as users run it (`node packages/api/dist/src/server.js`) in a process of its own, on a
- * free port over a test's indices, with JSON info logs on a stdout pipe the caller reads (its
- * first line with a `url` says where it listens) and `env` on top; killed if still running when
+ * free port over a test's indices, with JSON info logs on a stdout pipe the caller reads (see
+ * listeningUrl) and `env` on top; killed if still running when
  * the test ends.
  */
 export function spawnApi(t: Teardown, target: TestIndices, env: Record<string, string>): ApiChild {
@@ -30,4 +31,21 @@ export function spawnApi(t: Teardown, target: TestIndices, env: Record<string, s
     if (child.exitCode === null) child.kill('SIGKILL');
   });
   return child;
+}
+
+/**
+ * Where a server process listens: the `url` of the first JSON line of its stdout that has one.
+ * The stream is left paused after that line; the caller resumes it to drain the log, or leaves it
+ * unread.
+ */
+export async function listeningUrl(stdout: Readable, what = 'the server'): Promise<string> {
+  for await (const line of createInterface({ input: stdout })) {
+    const url = (JSON.parse(line) as { url?: string }).url;
+    if (url !== undefined) {
+      // Closing the line reader would leave the stream flowing into no listener.
+      stdout.pause();
+      return url;
+    }
+  }
+  throw new Error(`${what} stopped before it listened`);
 }

@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import t from 'tap';
-import { createTestIndices, spawnApi } from '@xle/test-helpers';
+import { createTestIndices, listeningUrl, spawnApi } from '@xle/test-helpers';
 import { ApiKeyStore, counterId, UsageCounter, UsageStore, utcDay } from '../../src/index.js';
 
 /**
@@ -31,14 +30,9 @@ async function apiProcess(env: Record<string, string>): Promise<ApiProcess> {
     ACCESS_QUOTA_BLOCK: String(BLOCK),
     ...env,
   });
-  for await (const line of createInterface({ input: child.stdout })) {
-    const url = (JSON.parse(line) as { url?: string }).url;
-    if (url !== undefined) {
-      child.stdout.resume();
-      return { child, url };
-    }
-  }
-  throw new Error('the API process stopped before it listened');
+  const url = await listeningUrl(child.stdout, 'the API process');
+  child.stdout.resume();
+  return { child, url };
 }
 
 /** Stops a process gracefully (SIGTERM: it gives back its unused places) or not (SIGKILL). */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { createTestIndices, spawnApi } from '@xle/test-helpers';
+import { createTestIndices, listeningUrl, spawnApi } from '@xle/test-helpers';
 
 /**
  * A reader that stops reading the API's standard output (a stalled log shipper, a full pipe) must
@@ -16,19 +16,9 @@ const REQUESTS = 1500;
 t.test('a stdout nobody reads neither blocks requests nor the shutdown', async (t) => {
   const child = spawnApi(t, target, { LOG_BUFFER_BYTES: String(BUFFER_BYTES), ACCESS_MODE: 'open' });
   const stdout = child.stdout;
-  let text = '';
-  const onData = (chunk: Buffer): void => {
-    text += chunk.toString('utf8');
-  };
-  stdout.on('data', onData);
-  while (!/"url":"http[^"]+"/.test(text)) {
-    if (child.exitCode !== null) throw new Error('the API stopped before it listened');
-    await sleep(20);
-  }
-  const url = (/"url":"(http[^"]+)"/.exec(text) as RegExpExecArray)[1] as string;
-  // From here nothing is read: the pipe and the stream's own buffer fill, then the API's buffer.
-  stdout.off('data', onData);
-  stdout.pause();
+  const url = await listeningUrl(stdout, 'the API');
+  // From here nothing is read (the stream stays paused): the pipe and the stream's own buffer
+  // fill, then the API's buffer.
 
   let slowest = 0;
   for (let i = 0; i < REQUESTS; i++) {
