@@ -50,17 +50,28 @@ export class UsageStore {
     }
   }
 
-  /** Writes the counter only if it is still `previous` (absent when undefined). */
-  async write(id: string, doc: UsageDoc, previous: VersionedUsage | undefined): Promise<'written' | 'conflict'> {
+  /**
+   * Writes the counter only if it is still `previous` (absent when undefined); answers the version
+   * written (what the next conditional write of this writer may name without reading again;
+   * undefined if the engine did not say), or `conflict` when the counter changed (or went) since
+   * `previous`.
+   */
+  async write(
+    id: string,
+    doc: UsageDoc,
+    previous: VersionedUsage | undefined,
+  ): Promise<VersionedUsage | undefined | 'conflict'> {
     try {
       // No transport retries: a retried write that had landed would come back 409 and be counted twice.
-      if (previous === undefined) await this.client.create({ index: this.index, id, document: doc }, { maxRetries: 0 });
-      else
-        await this.client.index(
-          { index: this.index, id, document: doc, if_seq_no: previous.seqNo, if_primary_term: previous.primaryTerm },
-          { maxRetries: 0 },
-        );
-      return 'written';
+      const written =
+        previous === undefined
+          ? await this.client.create({ index: this.index, id, document: doc }, { maxRetries: 0 })
+          : await this.client.index(
+              { index: this.index, id, document: doc, if_seq_no: previous.seqNo, if_primary_term: previous.primaryTerm },
+              { maxRetries: 0 },
+            );
+      const { _seq_no: seqNo, _primary_term: primaryTerm } = written;
+      return seqNo === undefined || primaryTerm === undefined ? undefined : { count: doc.count, seqNo, primaryTerm };
     } catch (error) {
       if (isStatus(error, 409)) return 'conflict';
       throw error;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, ErrorCode } from '@xle/core';
-import type { UsageDoc, UsageStore } from '../engine/usage-store.js';
+import type { UsageDoc, UsageStore, VersionedUsage } from '../engine/usage-store.js';
 import type { Plan } from './plans.js';
 
 /** One daily counter: `_id` = `<plan>.<client>.<day>` in the usage index. */
@@ -21,6 +21,9 @@ export interface ConsumeResult {
 /** Conflicting writers retry this often before the request is answered 503. */
 const MAX_ATTEMPTS = 60;
 
+/** Versions of counters this process wrote, all forgotten at once past this many (only a hint). */
+const MAX_WRITTEN = 50_000;
+
 export function counterId(key: CounterKey): string {
   return `${key.plan}.${key.client}.${key.day}`;
 }
@@ -40,12 +43,17 @@ export interface Reservation {
 /**
  * Daily request counters kept in the engine, so they survive restarts and hold across every API
  * process reading the same indices. The engine runs no scripts, so a change is optimistic
- * concurrency: a real-time get, then a write conditional on the `_seq_no`/`_primary_term` read
- * (or a create for the day's first request); a 409 means another writer won, and we read again.
- * A reservation never takes the counter above the limit, so however many processes reserve at
- * once, at most `limit` places are handed out per counter and day.
+ * concurrency: a write conditional on the counter's `_seq_no`/`_primary_term` (or a create for the
+ * day's first request); a 409 means another writer won, and we read again. The version is the one
+ * this counter last wrote when it knows one (a process that alone serves a key changes its counter
+ * in one engine write, without the real-time get, which also makes the engine refresh the usage
+ * index), else a real-time get. A reservation never takes the counter above the limit, so however
+ * many processes reserve at once, at most `limit` places are handed out per counter and day.
  */
 export class UsageCounter {
+  /** The version of each counter as this process last wrote it (a hint: a 409 sends us to read). */
+  private readonly written = new Map<string, VersionedUsage>();
+
   constructor(
     private readonly store: UsageStore,
     private readonly now: () => number = Date.now,
@@ -76,15 +84,31 @@ export class UsageCounter {
   /** Adds `deltaOf(count)` to the counter by conditional write; returns what was added and the new count. */
   private async change(key: CounterKey, deltaOf: (count: number) => number): Promise<Reservation> {
     const id = counterId(key);
+    let current = this.written.get(id);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       if (attempt > 0) await sleep(Math.random() * Math.min(50, 2 ** attempt));
-      const current = await this.store.read(id);
+      const remembered = current !== undefined;
+      if (!remembered) current = await this.store.read(id);
+      let delta = deltaOf(current?.count ?? 0);
+      // "Nothing to change" is decided on the engine's count, never on a remembered one (another
+      // process may have given places back since).
+      if (delta === 0 && remembered) {
+        current = await this.store.read(id);
+        delta = deltaOf(current?.count ?? 0);
+      }
       const count = current?.count ?? 0;
-      const delta = deltaOf(count);
       if (delta === 0) return { granted: 0, count };
       const document: UsageDoc = { ...key, count: count + delta, updated_at: new Date(this.now()).toISOString() };
-      if ((await this.store.write(id, document, current)) === 'written')
+      const written = await this.store.write(id, document, current);
+      if (written !== 'conflict') {
+        if (this.written.size >= MAX_WRITTEN) this.written.clear();
+        if (written === undefined) this.written.delete(id);
+        else this.written.set(id, written);
         return { granted: delta, count: count + delta };
+      }
+      // Another writer won (or the remembered version was stale): read the counter again.
+      this.written.delete(id);
+      current = undefined;
     }
     throw new AppError(503, ErrorCode.EngineUnavailable, 'Too many concurrent requests on one quota; try again.', {
       retryAfter: 1,
