@@ -72,7 +72,7 @@ export {
   secondsUntilUtcMidnight,
   utcDay,
 } from './plans/plans.js';
-export { QuotaLeases, type QuotaLeaseOptions } from './plans/quota-leases.js';
+export { leaseBlock, QuotaLeases, type QuotaLeaseOptions } from './plans/quota-leases.js';
 export {
   type ConsumeResult,
   counterId,

@@ -228,11 +228,11 @@ export const ConfigSchema = Type.Object(
           description: 'Burst limit of the Enterprise plan: requests per second per key.',
         }),
         quotaBlock: Type.Integer({
-          default: 100,
+          default: 1000,
           minimum: 1,
           maximum: 100000,
           description:
-            'The most places of a daily quota one API process reserves at a time (it counts them in memory and gives back the unused ones when it closes or the counter goes idle): an admitted request costs an engine write once per block, never per request.',
+            "The most places of a daily quota one API process reserves at a time, and never more than 1 % of the plan's daily limit (it counts them in memory and gives back the unused ones when it closes or the counter goes idle): an admitted request costs an engine write once per half block, never per request.",
         }),
         keyCacheSeconds: Type.Integer({
           default: 5,

@@ -67,7 +67,13 @@ export class UsageStore {
         previous === undefined
           ? await this.client.create({ index: this.index, id, document: doc }, { maxRetries: 0 })
           : await this.client.index(
-              { index: this.index, id, document: doc, if_seq_no: previous.seqNo, if_primary_term: previous.primaryTerm },
+              {
+                index: this.index,
+                id,
+                document: doc,
+                if_seq_no: previous.seqNo,
+                if_primary_term: previous.primaryTerm,
+              },
               { maxRetries: 0 },
             );
       const { _seq_no: seqNo, _primary_term: primaryTerm } = written;

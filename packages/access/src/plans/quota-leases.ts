@@ -34,18 +34,27 @@ interface Lease {
 
 const credit = (lease: Lease): number => lease.slots.reduce((n, s) => n + s.end - s.next + 1, 0);
 
+/** A block never holds more than this share of a day's limit (so a killed process costs a client at most 1 % of its day). */
+export const BLOCK_SHARE_OF_LIMIT = 0.01;
+
+/** The most places one reservation of a counter with this daily `limit` holds: `block`, at most 1 % of the limit, at least 1 (pure). */
+export function leaseBlock(block: number, limit: number): number {
+  return Math.max(1, Math.min(block, Math.floor(limit * BLOCK_SHARE_OF_LIMIT)));
+}
+
 /**
  * The daily quota off the hot path. A process reserves places of a counter ahead of need (a
  * conditional write that never takes the counter above the limit), hands them out from memory,
  * and reserves the next block in the background when half of the current one is used; the block
- * starts at one place and doubles up to `block`, so a client seen once costs one place, and a busy
- * key costs one engine write per half block. Unused places go back to the counter when a counter goes
+ * starts at one place and doubles up to `block` or 1 % of the counter's daily limit, whichever is
+ * smaller (leaseBlock), so a client seen once costs one place, and a busy key costs one engine
+ * write per half block. Unused places go back to the counter when a counter goes
  * idle and when the process closes.
  *
  * What this guarantees: at most `limit` requests per counter and day are admitted, across every
  * process (reservations are capped by the conditional write); each admitted request gets its own
  * place in the day's count (its X-RateLimit-Remaining). What it costs: a process that dies without
- * closing keeps its unused places counted (it never holds more than `block` per counter), and near the limit a
+ * closing keeps its unused places counted (it never holds more than one block per counter), and near the limit a
  * process may refuse while another still holds places, until those go idle and come back.
  */
 export class QuotaLeases {
@@ -118,7 +127,7 @@ export class QuotaLeases {
         lease.known = Math.max(lease.known, count);
         if (granted > 0) {
           lease.slots.push({ next: count - granted + 1, end: count });
-          lease.size = Math.min(this.options.block, lease.size * 2);
+          lease.size = Math.min(leaseBlock(this.options.block, lease.limit), lease.size * 2);
         } else lease.refusedUntil = this.now() + this.recheckMs;
       } finally {
         lease.refill = undefined;

@@ -90,21 +90,23 @@ t.test('the quota resets at the UTC day boundary (injected clock)', async (t) =>
 
 t.test('two API processes share one counter: never above the limit, exact once they close', async (t) => {
   const clock = testClock('2026-05-06T08:00:00.000Z');
-  // Blocks of at most 4 places: the documented bound on places held unused is processes × block.
-  const config = withAccess(target.config, { freePerDay: 50, freePerSecond: 1000, quotaBlock: 4 });
+  // Blocks of at most 4 places (1 % of 400 is more): the documented bound on places held unused
+  // is processes × block.
+  const LIMIT = 400;
+  const config = withAccess(target.config, { freePerDay: LIMIT, freePerSecond: 1000, quotaBlock: 4 });
   const closing = [new CloseHooks(), new CloseHooks()];
   const first = await servePlans(t, target, config, { now: clock.now, closing: closing[0] });
   const second = await servePlans(t, target, config, { now: clock.now, closing: closing[1] });
   const client = from('198.51.100.20');
   const answers = await Promise.all(
-    Array.from({ length: 80 }, (_, i) => call(`${i % 2 === 0 ? first : second}/x`, client)),
+    Array.from({ length: LIMIT + 30 }, (_, i) => call(`${i % 2 === 0 ? first : second}/x`, client)),
   );
   const ok = answers.filter((a) => a.status === 200);
   const refused = answers.filter((a) => a.status === 429);
-  t.ok(ok.length <= 50, `${ok.length} answered: never more than the limit of 50`);
-  t.ok(ok.length >= 50 - 2 * 4, 'at most processes × block places held unused by the other process');
-  t.equal(ok.length + refused.length, 80, 'every other request refused');
-  const places = ok.map((a) => 50 - Number(a.remaining));
+  t.ok(ok.length <= LIMIT, `${ok.length} answered: never more than the limit of ${LIMIT}`);
+  t.ok(ok.length >= LIMIT - 2 * 4, 'at most processes × block places held unused by the other process');
+  t.equal(ok.length + refused.length, LIMIT + 30, 'every other request refused');
+  const places = ok.map((a) => LIMIT - Number(a.remaining));
   t.equal(new Set(places).size, ok.length, 'each admitted request saw its own place in the count');
   t.ok(
     refused.every((a) => a.body.error?.code === 'QUOTA_EXCEEDED'),

@@ -50,7 +50,10 @@ t.test('two writers on one counter: each stale version costs a read, no change i
   }
   t.equal(granted, 70);
   t.equal(await a.peek(key), 70, 'the counter is the sum of every grant');
-  t.ok(storeA.reads >= 10 && storeB.reads >= 10, `each write after the other writer's read again (${storeA.reads}, ${storeB.reads})`);
+  t.ok(
+    storeA.reads >= 10 && storeB.reads >= 10,
+    `each write after the other writer's read again (${storeA.reads}, ${storeB.reads})`,
+  );
 
   const concurrent = await Promise.all(
     Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).reserve(key, 1, 1_000_000)),
@@ -73,7 +76,11 @@ t.test('at the limit, a writer asks the engine before refusing: places given bac
   t.equal(held, LIMIT, 'a holds every place (reservations shrink near the limit)');
   t.same(await a.reserve(key, 1, LIMIT), { granted: 0, count: LIMIT }, 'full');
   await b.giveBack(key, 3);
-  t.same(await a.reserve(key, 1, LIMIT), { granted: 1, count: 6 }, "b's places, seen although a remembered a full counter");
+  t.same(
+    await a.reserve(key, 1, LIMIT),
+    { granted: 1, count: 6 },
+    "b's places, seen although a remembered a full counter",
+  );
 });
 
 t.test('a remembered counter that was pruned is created again, from zero', async (t) => {
@@ -82,6 +89,10 @@ t.test('a remembered counter that was pruned is created again, from zero', async
   const key = freshKey();
   t.same(await counter.reserve(key, 5, 100), { granted: 5, count: 5 });
   await target.client.delete({ index: indexName(target.naming, 'usage'), id: counterId(key) });
-  t.same(await counter.reserve(key, 2, 100), { granted: 2, count: 2 }, 'the remembered version conflicts; the read finds nothing');
+  t.same(
+    await counter.reserve(key, 2, 100),
+    { granted: 2, count: 2 },
+    'the remembered version conflicts; the read finds nothing',
+  );
   t.equal(await counter.peek(key), 2);
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { loadConfig } from '@xle/core';
 import { planLimitsOf, secondsUntilUtcMidnight, utcDay } from '../../src/plans/plans.js';
+import { leaseBlock } from '../../src/plans/quota-leases.js';
 
 t.test('the UTC day and the seconds to its end', async (t) => {
   const lastMs = Date.parse('2026-03-01T23:59:59.999Z');
@@ -24,4 +25,16 @@ t.test('limits come from config.access', async (t) => {
     cwd: '/nonexistent',
   });
   t.match(planLimitsOf(custom.access), { pro: { perDay: 5 }, enterprise: { perSecond: 7 } });
+});
+
+t.test('a quota block is ACCESS_QUOTA_BLOCK, at most 1 % of the daily limit, at least one place', async (t) => {
+  const { access } = loadConfig({ env: {}, file: undefined, cwd: '/nonexistent' });
+  t.equal(access.quotaBlock, 1000, 'the default block');
+  const limits = planLimitsOf(access);
+  t.equal(leaseBlock(access.quotaBlock, limits.free.perDay), 100, 'free (10,000 a day): 100');
+  t.equal(leaseBlock(access.quotaBlock, limits.pro.perDay), 1000, 'Pro (100,000 a day): 1,000');
+  t.equal(leaseBlock(access.quotaBlock, limits.enterprise.perDay), 1000, 'Enterprise: the block itself');
+  t.equal(leaseBlock(50, 1000), 10);
+  t.equal(leaseBlock(1000, 99), 1, 'a limit under 100: one place at a time');
+  t.equal(leaseBlock(1, 1_000_000), 1);
 });
