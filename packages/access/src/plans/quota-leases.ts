@@ -48,14 +48,15 @@ export function leaseBlock(block: number, limit: number): number {
  * and reserves the next block in the background when half of the current one is used; the block
  * starts at one place and doubles up to `block` or 1 % of the counter's daily limit, whichever is
  * smaller (leaseBlock), so a client seen once costs one place, and a busy key costs one engine
- * write per half block. Unused places go back to the counter when a counter goes
- * idle and when the process closes.
+ * write per half block. Unused places go back to the counter when a counter goes idle and when
+ * the process closes.
  *
  * What this guarantees: at most `limit` requests per counter and day are admitted, across every
  * process (reservations are capped by the conditional write); each admitted request gets its own
  * place in the day's count (its X-RateLimit-Remaining). What it costs: a process that dies without
- * closing keeps its unused places counted (it never holds more than one block per counter), and near the limit a
- * process may refuse while another still holds places, until those go idle and come back.
+ * closing keeps its unused places counted (it never holds more than one block per counter), and
+ * near the limit a process may refuse while another still holds places, until those go idle and
+ * come back.
  */
 export class QuotaLeases {
   private readonly leases = new Map<string, Lease>();
