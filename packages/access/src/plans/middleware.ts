@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { AppError, ErrorCode, namingOf, type AppDeps } from '@xle/core';
+import { AppError, ErrorCode, namingOf, TtlCache, type AppDeps } from '@xle/core';
 import { hasPaymentClaim } from '../payg/claim-header.js';
 import { carriesApiKey, readCredential, type Credential } from './api-keys.js';
 import { BurstLimiter } from './burst-limiter.js';
@@ -45,7 +45,7 @@ export const SEARCH_PATHS = /^\/api\/v1\/(search|sql)(\/|$)/i;
 
 export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
 
-/** Remembered counts are dropped all at once past this many counters (they are only a hint). */
+/** Cached keys and remembered counts: the oldest are dropped past this many (they are only a hint). */
 const MAX_REMEMBERED = 50_000;
 
 function unauthorized(code: string, message: string, details?: Record<string, unknown>): AppError {
@@ -73,18 +73,20 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
   });
   deps.closing?.add(() => quota.close());
   const burst = new BurstLimiter();
-  const keyCache = new Map<string, { record: ApiKeyRecord; readAt: number; refresh?: Promise<unknown> }>();
-  const remembered = new Map<string, number>();
+  // A record older than KEY_MAX_AGE_MS is gone from the cache: it is read in line again.
+  const keyCache = new TtlCache<string, { record: ApiKeyRecord; readAt: number; refresh?: Promise<unknown> }>({
+    ttlMs: KEY_MAX_AGE_MS,
+    maxEntries: MAX_REMEMBERED,
+    now,
+  });
+  const remembered = new TtlCache<string, number>({ ttlMs: Infinity, maxEntries: MAX_REMEMBERED });
   const keylessSearchElsewhere = options.requireKey !== true && config.search.mount && config.access.search !== 'open';
 
   /** Reads the key's record and caches it (or forgets it when unknown or revoked). */
   async function readKey(key: string): Promise<ApiKeyRecord | undefined> {
     const record = await keys.find(key);
     if (record === undefined || record.revoked || keyCacheMs <= 0) keyCache.delete(key);
-    else {
-      if (keyCache.size >= MAX_REMEMBERED) keyCache.clear();
-      keyCache.set(key, { record, readAt: now() });
-    }
+    else keyCache.set(key, { record, readAt: now() });
     return record?.revoked === true ? undefined : record;
   }
 
@@ -95,7 +97,7 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
    */
   async function findKey(key: string): Promise<ApiKeyRecord | undefined> {
     const cached = keyCache.get(key);
-    if (cached === undefined || now() - cached.readAt >= KEY_MAX_AGE_MS) return readKey(key);
+    if (cached === undefined) return readKey(key);
     if (now() - cached.readAt >= keyCacheMs)
       cached.refresh ??= readKey(key).catch((error: unknown) => {
         cached.refresh = undefined;
@@ -161,7 +163,6 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
     if (!metered) return next();
 
     const { allowed, count } = await quota.consume(key, limit.perDay);
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
     remembered.set(`${id}.${key.day}`, count);
     setHeaders(ctx, limit.perDay, count, reset);
     if (!allowed) {

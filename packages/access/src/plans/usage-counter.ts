@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError, ErrorCode } from '@xle/core';
+import { AppError, ErrorCode, TtlCache } from '@xle/core';
 import type { UsageDoc, UsageStore, VersionedUsage } from '../engine/usage-store.js';
 import type { Plan } from './plans.js';
 
@@ -21,7 +21,7 @@ export interface ConsumeResult {
 /** Conflicting writers retry this often before the request is answered 503. */
 const MAX_ATTEMPTS = 60;
 
-/** Versions of counters this process wrote, all forgotten at once past this many (only a hint). */
+/** Versions of counters this process wrote, the oldest forgotten past this many (only a hint). */
 const MAX_WRITTEN = 50_000;
 
 export function counterId(key: CounterKey): string {
@@ -52,7 +52,7 @@ export interface Reservation {
  */
 export class UsageCounter {
   /** The version of each counter as this process last wrote it (a hint: a 409 sends us to read). */
-  private readonly written = new Map<string, VersionedUsage>();
+  private readonly written = new TtlCache<string, VersionedUsage>({ ttlMs: Infinity, maxEntries: MAX_WRITTEN });
 
   constructor(
     private readonly store: UsageStore,
@@ -101,7 +101,6 @@ export class UsageCounter {
       const document: UsageDoc = { ...key, count: count + delta, updated_at: new Date(this.now()).toISOString() };
       const written = await this.store.write(id, document, current);
       if (written !== 'conflict') {
-        if (this.written.size >= MAX_WRITTEN) this.written.clear();
         if (written === undefined) this.written.delete(id);
         else this.written.set(id, written);
         return { granted: delta, count: count + delta };
