@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import t from 'tap';
+import type { PlanLimitsDeps } from '@xle/access';
 import { createLogger, type Config } from '@xle/core';
 import { createTestIndices, listenForTest } from '@xle/test-helpers';
 import { createApp } from '../../src/index.js';
@@ -11,14 +12,24 @@ import { createApp } from '../../src/index.js';
  */
 const target = await createTestIndices(t, { access: { mode: 'plans', freePerSecond: 1000, freePerDay: 100000 } });
 
-async function serveWith(access: Partial<Config['access']> = {}, site: Partial<Config['site']> = {}): Promise<string> {
+async function serveWith(
+  access: Partial<Config['access']> = {},
+  site: Partial<Config['site']> = {},
+  now?: () => number,
+): Promise<string> {
   const config: Config = {
     ...target.config,
     access: { ...target.config.access, ...access },
     site: { ...target.config.site, ...site },
   };
-  const app = createApp({ config, client: target.client, logger: createLogger('site-test', 'silent') });
-  return listenForTest(t, app.callback());
+  // The app hands its deps to the plan middleware whole: `now` is the clock of its bursts and days.
+  const deps: PlanLimitsDeps = {
+    config,
+    client: target.client,
+    logger: createLogger('site-test', 'silent'),
+    ...(now === undefined ? {} : { now }),
+  };
+  return listenForTest(t, createApp(deps).callback());
 }
 
 const base = await serveWith();
@@ -132,7 +143,10 @@ t.test('site routes are GET and HEAD only', async (t) => {
 });
 
 t.test('plans: a page is a free-plan request of the address, with the API in one burst and quota', async (t) => {
-  const url = await serveWith({ freePerSecond: 3 });
+  // A clock that stands still: the four requests share one burst second however slow the machine
+  // (on the wall clock a second could turn between them).
+  const at = Date.now();
+  const url = await serveWith({ freePerSecond: 3 }, {}, () => at);
   const page = await get(`${url}/`);
   t.equal(page.status, 200);
   t.match(page.headers.get('x-ratelimit-limit'), '100000');
