@@ -5,6 +5,7 @@ export const INDEX_KINDS = [
   'transactions',
   'ledgers',
   'accounts',
+  'activations',
   'objects',
   'nfts',
   'tokens',

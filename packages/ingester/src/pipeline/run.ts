@@ -22,6 +22,7 @@ export const LEDGER_KINDS: readonly IndexKind[] = [
   'transactions',
   'objects',
   'accounts',
+  'activations',
   'nfts',
   'dead-letters',
   'ingest-state',
@@ -113,12 +114,8 @@ export async function runPipeline(
 ): Promise<IngestTotals> {
   const activations = new ActivationEnricher(engine);
   const networkId = options.networkId ?? 0;
-  /** The sink stage: writes a batch, then adds activations to newer account states it met. */
-  const writeBatch = async (ops: WriteOp[]): Promise<WriteResult> => {
-    const result = await engine.write(ops);
-    await activations.reapply(result.superseded);
-    return result;
-  };
+  /** The sink stage: a batch's writes, joined with the account activations (see activations.ts). */
+  const writeBatch = (ops: WriteOp[]): Promise<WriteResult> => activations.write(ops);
   const maxLedgers = options.batchLedgers ?? 50;
   const maxTransactions = options.batchTransactions ?? 2000;
   const totals: IngestTotals = { ledgers: 0, transactions: 0, documents: 0, superseded: 0, deadLetters: 0 };

@@ -93,8 +93,7 @@ export async function seedState(
     more = page.marker !== undefined;
     const { objects, accounts } = snapshotOps(page, (kind) => engine.index(kind));
     await activations.enrich(accounts);
-    const result = await engine.write([...objects, ...accounts]);
-    await activations.reapply(result.superseded);
+    const result = await activations.write([...objects, ...accounts]);
     entries += page.entries.length;
     superseded += result.superseded.length;
     deadLetters += result.deadLetters;

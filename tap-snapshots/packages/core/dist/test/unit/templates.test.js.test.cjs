@@ -8,8 +8,12 @@
 exports[`packages/core/dist/test/unit/templates.test.js > TAP > composed names, patterns and components for a prefix and network > template hashes change only when content does 1`] = `
 Array [
   Object {
-    "hash": "1601ec65a2b502e9",
+    "hash": "1b84cf0c4fc72570",
     "name": "xrpl-mainnet-accounts",
+  },
+  Object {
+    "hash": "6431bfb720bcdafc",
+    "name": "xrpl-mainnet-activations",
   },
   Object {
     "hash": "d4c71c95a81c41ab",
@@ -32,7 +36,7 @@ Array [
     "name": "xrpl-mainnet-facts",
   },
   Object {
-    "hash": "3c5398501ebc9c54",
+    "hash": "9512889f75c7a49f",
     "name": "xrpl-mainnet-ingest-state",
   },
   Object {
