@@ -32,6 +32,13 @@ export {
 export { type FixedObjectName, FIXED_OBJECT_IDS, FIXED_SPACES } from './fixed-objects.js';
 export { decodeHexText } from './hex.js';
 export { type LedgerInput, LedgerShapeError, normalizeLedger } from './ledger-input.js';
+export {
+  type LedgerVerification,
+  checkLedgerChain,
+  encodeLedgerHeader,
+  hashLedgerHeader,
+  verifyLedger,
+} from './ledger-verify.js';
 export { type LedgerDoc, transformLedger } from './ledger.js';
 export {
   type NftChange,

@@ -1,3 +1,4 @@
+import { decodeLedgerData } from 'ripple-binary-codec';
 import { decode, hashes } from 'xrpl';
 import { parseRippledTimeText, RIPPLE_EPOCH_OFFSET } from './time.js';
 import { isRecord, type Json } from './json.js';
@@ -18,6 +19,12 @@ export interface LedgerInput {
   total_coins: string;
   /** Transactions as rippled's expanded `ledger` gives them: fields, `hash`, `metaData`. */
   transactions: Json[];
+  /**
+   * The same transactions as received in binary (`tx_blob` and `meta` hex, in the order of
+   * `transactions`), when the source sent them so: their hashes are checked on these bytes, which
+   * serializing the JSON again would cost milliseconds per transaction. Not part of any document.
+   */
+  binary?: { tx_blob: string; meta: string }[];
 }
 
 export class LedgerShapeError extends Error {
@@ -67,13 +74,18 @@ function unwrap(raw: Json): { header: Json; transactions: unknown[] } {
  * (`metaData`), v2 (`tx_json` + `meta`), Data API v2 (`tx` + `meta`), and binary (`tx_blob` + hex
  * `meta`, decoded with the XRPL codec, hash = SHA-512Half of "TXN\0" + blob).
  */
-function normalizeTransaction(raw: unknown, ledgerIndex: number): { tx: Json; dataApi: boolean } {
+function normalizeTransaction(
+  raw: unknown,
+  ledgerIndex: number,
+): { tx: Json; dataApi: boolean; blob?: { tx_blob: string; meta: string } } {
   if (!isRecord(raw))
     throw new LedgerShapeError(`ledger ${ledgerIndex}: a transaction is not an object (not expanded?)`);
   if (typeof raw.tx_blob === 'string') {
     const fields = decode(raw.tx_blob) as Json;
     const meta = typeof raw.meta === 'string' ? (decode(raw.meta) as Json) : raw.meta;
-    return { tx: { ...fields, hash: hashes.hashSignedTx(raw.tx_blob), metaData: meta }, dataApi: false };
+    const tx = { ...fields, hash: hashes.hashSignedTx(raw.tx_blob), metaData: meta };
+    if (typeof raw.meta !== 'string') return { tx, dataApi: false };
+    return { tx, dataApi: false, blob: { tx_blob: raw.tx_blob, meta: raw.meta } };
   }
   if (isRecord(raw.tx_json))
     return { tx: { ...raw.tx_json, hash: raw.hash, metaData: raw.meta ?? raw.metaData }, dataApi: false };
@@ -85,9 +97,14 @@ function normalizeTransaction(raw: unknown, ledgerIndex: number): { tx: Json; da
 
 export function normalizeLedger(raw: unknown): LedgerInput {
   if (!isRecord(raw)) throw new LedgerShapeError('a ledger must be a JSON object');
-  const { header, transactions } = unwrap(raw);
+  const { header: found, transactions } = unwrap(raw);
+  // A `binary: true` answer gives the header only as `ledger_data`, rippled's serialized header.
+  const header: Json =
+    typeof found.ledger_data === 'string' ? { ...found, ...(decodeLedgerData(found.ledger_data) as Json) } : found;
   const ledgerIndex = toInt(header.ledger_index ?? header.seqNum ?? raw.ledger_index, 'ledger_index');
-  const normalized = transactions.map((tx) => normalizeTransaction(tx, ledgerIndex));
+  const normalized = transactions
+    .map((tx) => normalizeTransaction(tx, ledgerIndex))
+    .sort((a, b) => txIndex(a.tx) - txIndex(b.tx));
   const ledgerHash = header.ledger_hash ?? header.hash ?? raw.ledger_hash;
   if (typeof ledgerHash !== 'string' || !/^[0-9A-Fa-f]{64}$/.test(ledgerHash))
     throw new LedgerShapeError(`ledger ${ledgerIndex}: no ledger hash`);
@@ -104,8 +121,10 @@ export function normalizeLedger(raw: unknown): LedgerInput {
       normalized.some((n) => n.dataApi),
     ),
     total_coins: String(totalCoins),
-    transactions: normalized.map((n) => n.tx).sort((a, b) => txIndex(a) - txIndex(b)),
+    transactions: normalized.map((n) => n.tx),
   };
+  const blobs = normalized.flatMap((n) => (n.blob === undefined ? [] : [n.blob]));
+  if (blobs.length > 0 && blobs.length === normalized.length) input.binary = blobs;
   if (typeof header.account_hash === 'string') input.account_hash = header.account_hash.toUpperCase();
   if (typeof header.transaction_hash === 'string') input.transaction_hash = header.transaction_hash.toUpperCase();
   const resolution = optionalInt(header.close_time_resolution, 'close_time_resolution');

@@ -2,7 +2,7 @@ import type { LedgerInput } from './ledger-input.js';
 import { rippleTimeToIso } from './time.js';
 
 /** The ledgers-index document: the header as rippled gives it plus derived fields. */
-export interface LedgerDoc extends Omit<LedgerInput, 'transactions'> {
+export interface LedgerDoc extends Omit<LedgerInput, 'transactions' | 'binary'> {
   close_time_human: string;
   _total_coins: number;
   tx_count: number;
@@ -13,7 +13,7 @@ export interface LedgerDoc extends Omit<LedgerInput, 'transactions'> {
 
 /** The ledgers-index document (the spec's Ledger fields). Pure. */
 export function transformLedger(ledger: LedgerInput): LedgerDoc {
-  const { transactions, ...header } = ledger;
+  const { transactions, binary: _binary, ...header } = ledger;
   const destroyed = transactions.reduce((sum, tx) => sum + (typeof tx.Fee === 'string' ? Number(tx.Fee) : 0), 0);
   return {
     ...header,

@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import { encode } from 'ripple-binary-codec';
+import { isRecord, type Json } from './json.js';
+import type { LedgerInput } from './ledger-input.js';
+
+/**
+ * What a ledger's own hashes say about its content:
+ * - `verified`: the transactions (fields and metadata) hash to the header's `transaction_hash`,
+ *   and the header hashes to `ledger_hash`;
+ * - `refused`: one of them does not (`check` names which; the content is not the ledger's);
+ * - `cannot-check`: something the hashes need is missing (`reason` says what); whatever could be
+ *   checked did verify.
+ */
+export type LedgerVerification =
+  | { status: 'verified' }
+  | { status: 'refused'; check: 'transaction_hash' | 'ledger_hash'; reason: string }
+  | { status: 'cannot-check'; reason: string };
+
+// rippled's hash prefixes (src/libxrpl/protocol/HashPrefix.h): three letters and a zero byte.
+const PREFIX_TRANSACTION_ID = '54584E00'; // "TXN\0": a transaction's id
+const PREFIX_TX_NODE = '534E4400'; // "SND\0": a leaf of the transaction tree (tx + meta)
+const PREFIX_INNER_NODE = '4D494E00'; // "MIN\0": an inner node of a SHAMap
+const PREFIX_LEDGER = '4C575200'; // "LWR\0": a ledger header
+const ZERO_HASH = '0'.repeat(64);
+
+/** SHA-512Half: the first 256 bits of SHA-512, XRPL's hash of everything. */
+function sha512Half(hex: string): string {
+  return createHash('sha512').update(Buffer.from(hex, 'hex')).digest('hex').slice(0, 64).toUpperCase();
+}
+
+/** The length prefix of a variable-length field (XRPL binary format: 1, 2 or 3 bytes). */
+function lengthPrefixed(hex: string): string {
+  const length = hex.length / 2;
+  let prefix: number[];
+  if (length <= 192) prefix = [length];
+  else if (length <= 12480) prefix = [193 + ((length - 193) >>> 8), (length - 193) & 0xff];
+  else prefix = [241 + ((length - 12481) >>> 16), ((length - 12481) >>> 8) & 0xff, (length - 12481) & 0xff];
+  return Buffer.from(prefix).toString('hex').toUpperCase() + hex;
+}
+
+interface TreeNode {
+  /** A leaf: its key (the transaction id) and its hash. */
+  leaf?: { key: string; hash: string };
+  /** An inner node: up to 16 children, by the key's nibble at this depth. */
+  children?: (TreeNode | undefined)[];
+}
+
+function insert(node: TreeNode, key: string, hash: string, depth: number): void {
+  const children = (node.children ??= new Array<TreeNode | undefined>(16).fill(undefined));
+  const slot = parseInt(key.charAt(depth), 16);
+  const existing = children[slot];
+  if (existing === undefined) {
+    children[slot] = { leaf: { key, hash } };
+  } else if (existing.leaf !== undefined) {
+    if (existing.leaf.key === key) throw new Error(`transaction ${key} appears twice`);
+    const inner: TreeNode = {};
+    insert(inner, existing.leaf.key, existing.leaf.hash, depth + 1);
+    insert(inner, key, hash, depth + 1);
+    children[slot] = inner;
+  } else {
+    insert(existing, key, hash, depth + 1);
+  }
+}
+
+function nodeHash(node: TreeNode | undefined): string {
+  if (node === undefined) return ZERO_HASH;
+  if (node.leaf !== undefined) return node.leaf.hash;
+  const children = node.children ?? [];
+  if (children.every((c) => c === undefined)) return ZERO_HASH;
+  return sha512Half(PREFIX_INNER_NODE + Array.from({ length: 16 }, (_, i) => nodeHash(children[i])).join(''));
+}
+
+/**
+ * The transaction fields as they are signed and hashed: without `hash`, `metaData` and rippled's
+ * JSON-only additions. API v1 answers repeat a Payment's `Amount` as `DeliverMax`; API v2 answers
+ * give only `DeliverMax` (rippled 2.0, `DeliverMax` is not a serialized field).
+ */
+function signedFields(tx: Json): Json {
+  const { hash: _hash, metaData: _meta, DeliverMax, ...fields } = tx;
+  if (DeliverMax !== undefined && fields.Amount === undefined) fields.Amount = DeliverMax;
+  return fields;
+}
+
+type TreeCheck = { ok: true } | { ok: false; refused: string } | { ok: false; missing: string };
+
+/** The transaction tree (a SHAMap keyed by transaction id, each leaf tx + metadata) against its root. */
+function checkTransactions(ledger: LedgerInput): TreeCheck {
+  if (ledger.transaction_hash === undefined) return { ok: false, missing: 'the header has no transaction_hash' };
+  const withoutMeta = ledger.transactions.filter((tx) => !isRecord(tx.metaData));
+  if (withoutMeta.length > 0)
+    return {
+      ok: false,
+      missing: `${withoutMeta.length} of ${ledger.transactions.length} transactions have no metadata (first: ${String(withoutMeta[0]?.hash)})`,
+    };
+  const binary = ledger.binary?.length === ledger.transactions.length ? ledger.binary : undefined;
+  const root: TreeNode = {};
+  for (const [i, tx] of ledger.transactions.entries()) {
+    let txBlob: string;
+    let metaBlob: string;
+    try {
+      const blobs = binary?.[i];
+      txBlob = (blobs?.tx_blob ?? encode(signedFields(tx))).toUpperCase();
+      metaBlob = (blobs?.meta ?? encode(tx.metaData as Json)).toUpperCase();
+    } catch (error) {
+      // What rippled keeps is binary; a JSON value that does not serialize cannot be the ledger's.
+      return { ok: false, refused: `transaction ${String(tx.hash)} does not serialize: ${(error as Error).message}` };
+    }
+    const id = sha512Half(PREFIX_TRANSACTION_ID + txBlob);
+    if (typeof tx.hash === 'string' && tx.hash.toUpperCase() !== id)
+      return { ok: false, refused: `transaction ${tx.hash}: its fields hash to ${id}` };
+    try {
+      insert(root, id, sha512Half(PREFIX_TX_NODE + lengthPrefixed(txBlob) + lengthPrefixed(metaBlob) + id), 0);
+    } catch (error) {
+      return { ok: false, refused: (error as Error).message };
+    }
+  }
+  const computed = nodeHash(root);
+  if (computed !== ledger.transaction_hash)
+    return {
+      ok: false,
+      refused: `the ${ledger.transactions.length} transactions hash to ${computed}, the header says transaction_hash ${ledger.transaction_hash}`,
+    };
+  return { ok: true };
+}
+
+const HEADER_FIELDS = [
+  'account_hash',
+  'transaction_hash',
+  'parent_close_time',
+  'close_time_resolution',
+  'close_flags',
+] as const;
+
+/**
+ * rippled's serialized header (what a `binary: true` answer gives as `ledger_data`): index,
+ * total coins, parent hash, transaction hash, account hash, parent close time, close time, close
+ * time resolution, close flags. Undefined when the header lacks one of them.
+ */
+export function encodeLedgerHeader(ledger: LedgerInput): string | undefined {
+  if (HEADER_FIELDS.some((f) => ledger[f] === undefined) || !/^[0-9A-F]{64}$/.test(ledger.parent_hash))
+    return undefined;
+  const int = (value: number | bigint, bytes: number): string =>
+    value
+      .toString(16)
+      .toUpperCase()
+      .padStart(bytes * 2, '0');
+  return (
+    int(ledger.ledger_index, 4) +
+    int(BigInt(ledger.total_coins), 8) +
+    ledger.parent_hash +
+    String(ledger.transaction_hash) +
+    String(ledger.account_hash) +
+    int(ledger.parent_close_time ?? 0, 4) +
+    int(ledger.close_time, 4) +
+    int(ledger.close_time_resolution ?? 0, 1) +
+    int(ledger.close_flags ?? 0, 1)
+  );
+}
+
+/** The header hash: SHA-512Half of "LWR\0" and the serialized header. */
+export function hashLedgerHeader(ledger: LedgerInput): string | undefined {
+  const header = encodeLedgerHeader(ledger);
+  return header === undefined ? undefined : sha512Half(PREFIX_LEDGER + header);
+}
+
+function checkHeader(ledger: LedgerInput): TreeCheck {
+  const missing: string[] = HEADER_FIELDS.filter((f) => ledger[f] === undefined);
+  if (!/^[0-9A-F]{64}$/.test(ledger.parent_hash)) missing.unshift('parent_hash');
+  if (missing.length > 0) return { ok: false, missing: `the header has no ${missing.join(', ')}` };
+  const computed = hashLedgerHeader(ledger);
+  if (computed !== ledger.ledger_hash)
+    return { ok: false, refused: `the header fields hash to ${computed}, not to ledger_hash ${ledger.ledger_hash}` };
+  return { ok: true };
+}
+
+/**
+ * Checks a ledger against its own hashes (pure). Transactions received in binary are hashed as
+ * received (their JSON is decoded from those bytes); JSON transactions are serialized again, so
+ * what verifies is what the documents are built from.
+ */
+export function verifyLedger(ledger: LedgerInput): LedgerVerification {
+  const transactions = checkTransactions(ledger);
+  if ('refused' in transactions)
+    return {
+      status: 'refused',
+      check: 'transaction_hash',
+      reason: `ledger ${ledger.ledger_index}: ${transactions.refused}`,
+    };
+  const header = checkHeader(ledger);
+  if ('refused' in header)
+    return { status: 'refused', check: 'ledger_hash', reason: `ledger ${ledger.ledger_index}: ${header.refused}` };
+  const missing = [
+    ...('missing' in header ? [`${header.missing}: ledger_hash cannot be recomputed`] : []),
+    ...('missing' in transactions ? [`${transactions.missing}: transaction_hash cannot be recomputed`] : []),
+  ];
+  if (missing.length === 0) return { status: 'verified' };
+  const treeVerified = transactions.ok ? ' (the transactions do hash to its transaction_hash)' : '';
+  return { status: 'cannot-check', reason: `ledger ${ledger.ledger_index}: ${missing.join('; ')}${treeVerified}` };
+}
+
+/**
+ * Consecutive ledgers chain: ledger N+1 names ledger N's hash as its parent. Returns what breaks
+ * the chain, or undefined.
+ */
+export function checkLedgerChain(previous: LedgerInput, next: LedgerInput): string | undefined {
+  if (next.ledger_index !== previous.ledger_index + 1)
+    return `ledger ${next.ledger_index} does not follow ledger ${previous.ledger_index}`;
+  if (next.parent_hash !== previous.ledger_hash)
+    return `ledger ${next.ledger_index} names parent ${next.parent_hash || '(none)'}, but ledger ${previous.ledger_index} is ${previous.ledger_hash}`;
+  return undefined;
+}
