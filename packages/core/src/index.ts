@@ -67,6 +67,27 @@ export {
 } from './engine/templates.js';
 export { createRange, rangeIndexOf, rangeIndices, swapRange } from './engine/ranges.js';
 export {
+  type ConfiguredLayout,
+  type LayoutDifference,
+  type LayoutRecord,
+  type LayoutRole,
+  type LayoutVariable,
+  type RecordedLayout,
+  applyCommandFor,
+  checkLayout,
+  compareLayout,
+  configuredLayout,
+  differenceMessage,
+  judgeLayout,
+  LayoutError,
+  layoutReadOutcome,
+  misfitRanges,
+  nextLayout,
+  planLayout,
+  readLayout,
+} from './engine/layout.js';
+export { checkLayoutAtStart, type LayoutCheckOptions } from './engine/layout-check.js';
+export {
   type AppErrorOptions,
   type ErrorBody,
   type ErrorDetails,

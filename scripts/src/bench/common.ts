@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   applyTemplates,
+  layoutOf,
   createEngineClient,
   createLogger,
   deleteTemplatesAndIndices,
@@ -65,8 +66,14 @@ export function fixtureLedgers(): LedgerInput[] {
 
 /** Indices of a fresh prefix (its templates applied), for one side of a comparison. */
 export async function freshIndices(client: Client, config: Config, label: string): Promise<IndexNaming> {
-  const naming: IndexNaming = { prefix: `bench-${label}-${randomBytes(3).toString('hex')}`, network: config.network };
-  await applyTemplates(client, naming);
+  const naming: IndexNaming = {
+    prefix: `bench-${label}-${randomBytes(3).toString('hex')}`,
+    network: config.network,
+    rangeLedgers: config.es.rangeLedgers,
+  };
+  // The configuration's layout, recorded as `templates apply` records it: the servers a benchmark
+  // starts with this configuration check it.
+  await applyTemplates(client, naming, { layout: layoutOf(config) });
   return naming;
 }
 

@@ -3,6 +3,7 @@ import {
   applyTemplates,
   createEngineClient,
   deleteTemplatesAndIndices,
+  layoutOf,
   loadConfig,
   namingOf,
   type Client,
@@ -24,11 +25,12 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
   // Access limits are off unless a test turns them on: most tests send many requests from one address.
   return loadConfig({
     overrides: {
-      es: { indexPrefix: prefix },
       log: { level: 'silent' },
       // Every 200 a test receives is checked against its route's published schema.
       access: { mode: 'open', search: 'open' },
       ...overrides,
+      // The test's own prefix unless it names one: `es` overrides (shards, a range size) keep it.
+      es: { indexPrefix: prefix, ...overrides.es },
       api: { validateResponses: true, ...overrides.api },
     },
   });
@@ -40,12 +42,15 @@ export interface TestIndices {
   naming: IndexNaming;
 }
 
-/** Per-run indices created from the real templates, deleted when the test ends. */
+/**
+ * Per-run indices created from the real templates with the configuration's layout recorded, as
+ * `pnpm templates apply` creates them, deleted when the test ends.
+ */
 export async function createTestIndices(t: Teardown, overrides: DeepPartial<Config> = {}): Promise<TestIndices> {
   const config = testConfig(overrides);
   const client = createEngineClient(config);
   const naming = namingOf(config);
-  await applyTemplates(client, naming);
+  await applyTemplates(client, naming, { layout: layoutOf(config) });
   t.teardown(async () => {
     await deleteTemplatesAndIndices(client, naming);
     await client.close();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { createLogger, loadConfig } from '@xle/core';
+import { applyTemplates, createLogger, layoutOf, loadConfig, namingOf, withEngineClient } from '@xle/core';
 import { startServer } from '@xle/api';
 import { instanceFromConfig, startEngine, stopEngine } from '@xle/engine';
 
@@ -29,6 +29,8 @@ t.test('ping follows the engine down and up without restarting the API', async (
     rmSync(dataDir, { recursive: true, force: true });
   });
   await startEngine(instance);
+  // What `pnpm templates apply` does first: the API refuses to start without the indices' layout.
+  await withEngineClient(config, (client) => applyTemplates(client, namingOf(config), { layout: layoutOf(config) }));
   const api = await startServer(config, createLogger('api', 'silent'));
   t.teardown(() => api.close());
   const ping = async (): Promise<{ status: number; ms: number; retryAfter: string | null }> => {

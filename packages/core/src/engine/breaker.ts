@@ -39,6 +39,8 @@ export interface BreakerOptions {
  */
 export class EngineBreaker {
   private openedAt: number | undefined;
+  /** Why calls are held back though the engine may answer (see `hold`), or undefined. */
+  private heldFor: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly probeMs: number;
 
@@ -47,14 +49,27 @@ export class EngineBreaker {
   }
 
   get isOpen(): boolean {
-    return this.openedAt !== undefined;
+    return this.openedAt !== undefined || this.heldFor !== undefined;
   }
 
-  /** Throws while open. */
+  /** Throws while open or held. */
   check(): void {
     // Retry-After: the probe's next look, not the 5 s of an unexplained failure.
-    if (this.openedAt !== undefined)
+    if (this.openedAt !== undefined || this.heldFor !== undefined)
       throw new EngineUnavailableError(undefined, Math.max(1, Math.ceil(this.probeMs / 1000)));
+  }
+
+  /**
+   * Answers every call 503 ENGINE_UNAVAILABLE until `release`, whatever the engine says: a server
+   * that could not check the index layout at start (the engine unreachable) holds its calls until
+   * the check passes, so that no request is answered from indices laid out otherwise.
+   */
+  hold(reason: string): void {
+    this.heldFor = reason;
+  }
+
+  release(): void {
+    this.heldFor = undefined;
   }
 
   /** Opens on a transport failure and probes with `probe` until the engine answers. */

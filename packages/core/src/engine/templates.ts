@@ -13,6 +13,15 @@ import {
   type IndexNaming,
 } from '../index-names.js';
 import { ADMIN, createRange, rangeIndices } from './ranges.js';
+import {
+  configuredOf,
+  LayoutError,
+  misfitRanges,
+  planLayout,
+  readLayout,
+  type LayoutRecord,
+  type LayoutRole,
+} from './layout.js';
 import { templatesDir as defaultTemplatesDir } from '../paths.js';
 
 /**
@@ -108,11 +117,15 @@ export interface NamedTemplate {
 /** An index template: `hash` covers its mappings (recorded in each index), `bodyHash` the whole body. */
 export type ComposedIndex = NamedTemplate & { index: string; kind: IndexKind; bodyHash: string };
 
-/** The exact bodies that will be sent for a prefix and network (pure; golden-tested). */
+/**
+ * The exact bodies that will be sent for a prefix and network (pure; golden-tested). With
+ * `record`, every index template carries it in `_meta.layout` (see layout.ts).
+ */
 export function composeTemplates(
   set: TemplateSet,
   naming: IndexNaming,
   layout: IndexLayout = DEFAULT_LAYOUT,
+  record?: LayoutRecord,
 ): { components: NamedTemplate[]; indices: ComposedIndex[] } {
   const components = [...set.components].map(([short, raw]) => {
     const hash = contentHash(raw);
@@ -133,16 +146,21 @@ export function composeTemplates(
     };
     const shape = layoutSettings(kind, layout);
     const settings = { ...((template.settings as TemplateBody | undefined) ?? {}), ...shape };
-    // The template's own hash also covers the layout (shards, replicas): a layout change puts the
-    // template again, for the indices created from then on; existing indices keep theirs.
-    const bodyHash = contentHash({ hash, shape });
+    // The template's own hash also covers the layout (shards, replicas, and the recorded layout):
+    // a layout change puts the template again, for the indices created from then on; existing
+    // indices keep theirs.
+    const bodyHash = contentHash(record === undefined ? { hash, shape } : { hash, shape, record });
     const body: TemplateBody = {
       ...raw,
       // A ranged kind's name is its read alias; only its range indices (`<name>-*`) are indices.
       index_patterns: isRangedKind(kind) ? [`${index}-*`] : [index, `${index}-*`],
       composed_of: composedOf,
       template: { ...template, settings, mappings },
-      _meta: { ...((raw._meta as TemplateBody | undefined) ?? {}), content_hash: bodyHash },
+      _meta: {
+        ...((raw._meta as TemplateBody | undefined) ?? {}),
+        content_hash: bodyHash,
+        ...(record === undefined ? {} : { layout: record }),
+      },
     };
     return { name: index, index, kind, body, hash, bodyHash };
   });
@@ -159,6 +177,8 @@ export interface TemplateChange {
 
 export interface ApplyResult {
   engine: EngineInfo;
+  /** The layout recorded in the index templates. */
+  layout: LayoutRecord;
   changes: TemplateChange[];
 }
 
@@ -168,12 +188,21 @@ export interface ApplyOptions {
   /** Delete and recreate indices built from an older template. Destroys their documents. */
   recreateStale?: boolean;
   dir?: string;
+  /** Shards and replicas of new indices (default DEFAULT_LAYOUT); the range size comes from the naming. */
   layout?: IndexLayout;
+  /**
+   * `apply` (default; `templates apply`) may record another shape of new indices, a new layout
+   * generation; `ingest` (the ingester applying the templates on its way in) must match the
+   * recorded layout. Neither may change the range size of a recorded layout (see layout.ts).
+   */
+  role?: Exclude<LayoutRole, 'serve'>;
 }
 
 /**
- * Checks the engine (answers, major 8 or 9), then puts every component and index template whose
- * content changed and creates missing indices. Safe to run any number of times.
+ * Checks the engine (answers, major 8 or 9) and the recorded layout (a LayoutError when the naming's
+ * range size or, for `ingest`, the shape differs from it), then puts every component and index
+ * template whose content changed, recording the layout in the index templates, and creates
+ * missing indices. Safe to run any number of times.
  */
 export async function applyTemplates(
   client: Client,
@@ -181,7 +210,8 @@ export async function applyTemplates(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const engine = await checkEngine(client);
-  const composed = composeTemplates(loadTemplateSet(options.dir), naming, options.layout);
+  const layout = await layoutToRecord(client, naming, options);
+  const composed = composeTemplates(loadTemplateSet(options.dir), naming, options.layout, layout);
   // Each put and each index creation is a cluster-state update, published to every node: sent
   // together, the master applies them in batches (on a three-node cluster that is seconds, not
   // tens of seconds). Components first, since the index templates name them.
@@ -223,7 +253,30 @@ export async function applyTemplates(
       return changes;
     }),
   );
-  return { engine, changes: [...components, ...indices.flat()] };
+  return { engine, layout, changes: [...components, ...indices.flat()] };
+}
+
+/** The layout to record (see planLayout), with existing ranges checked when none was recorded. */
+async function layoutToRecord(client: Client, naming: IndexNaming, options: ApplyOptions): Promise<LayoutRecord> {
+  const recorded = await readLayout(client, naming);
+  const layout = planLayout(
+    recorded,
+    naming,
+    configuredOf(naming, options.layout ?? DEFAULT_LAYOUT),
+    options.role ?? 'apply',
+  );
+  if (recorded.state === 'unrecorded') {
+    // Templates from before layouts were recorded: the range size adopted must fit the ranges there.
+    const misfits = misfitRanges(await rangeIndices(client, naming, 'ledgers'), layout.rangeLedgers);
+    if (misfits.length > 0)
+      throw new LayoutError(
+        'LAYOUT_MISMATCH',
+        `ES_RANGE_LEDGERS is ${layout.rangeLedgers} but the cluster's ${naming.prefix}-${naming.network} range ` +
+          `index ${misfits[0]} does not start at a multiple of it: it was laid out with another range size ` +
+          `(pnpm ingest ranges lists the ranges)`,
+      );
+  }
+  return layout;
 }
 
 /**

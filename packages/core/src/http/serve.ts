@@ -6,7 +6,10 @@ import { createEngineClient, type Client } from '../engine/client.js';
 import { ErrorCode } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { EngineBreaker } from '../engine/breaker.js';
+import type { LayoutError } from '../engine/layout.js';
+import { CommandError } from '../errors.js';
 import { CloseHooks } from './close-hooks.js';
+import { checkLayoutAtStart } from '../engine/layout-check.js';
 import { ServerMetrics } from './metrics.js';
 
 export interface RunningServer {
@@ -125,10 +128,13 @@ export interface AppDeps {
 }
 
 /**
- * Serves one app of the product on `port`: one engine client behind a breaker (503 at once while
- * the engine cannot be reached) and observed by the server's metrics, the app, the listening
- * server (its close runs the app's close hooks, then closes the client). The API and the search
- * API alone both start this way.
+ * Serves one app of the product on `port`: the index layout recorded in the cluster checked first
+ * (a LayoutError when the configuration disagrees with it or none is recorded; see
+ * layout-check.ts), one engine client behind a breaker (503 at once while the engine cannot be
+ * reached) and observed by the server's metrics, the app, the listening server (its close runs
+ * the app's close hooks, then closes the client). The API and the search API alone both start
+ * this way. `onRefused` is told when a layout check made after the start (the engine was down)
+ * refuses; the server is closed by then.
  */
 export async function startHttpServer(
   name: string,
@@ -136,12 +142,20 @@ export async function startHttpServer(
   port: number,
   createApp: (deps: AppDeps) => Koa,
   logger: Logger = createLogger(name, config.log.level, undefined, config.log.format, config.log.bufferBytes),
+  onRefused: (error: LayoutError) => void = () => undefined,
 ): Promise<RunningServer> {
   const metrics = new ServerMetrics();
   const breaker = new EngineBreaker({ logger });
-  const client = createEngineClient(config, {}, { breaker, observe: metrics.engineCall });
   const closing = new CloseHooks();
   closing.add(() => breaker.stop());
+  let refuse = (error: LayoutError): void => onRefused(error);
+  try {
+    await checkLayoutAtStart({ config, logger, breaker, closing, onRefused: (error) => refuse(error) });
+  } catch (error) {
+    await closing.run();
+    throw error;
+  }
+  const client = createEngineClient(config, {}, { breaker, observe: metrics.engineCall });
   const app = createApp({ config, client, logger, closing, metrics });
   const running = await listen(app.callback(), {
     host: config.api.host,
@@ -155,6 +169,10 @@ export async function startHttpServer(
       }
     },
   });
+  refuse = (error) => {
+    logger.fatal({ code: error.code }, `${name} stops: ${error.message}`);
+    void running.close().finally(() => onRefused(error));
+  };
   logger.info({ url: running.url, engine: engineUrl(config), network: config.network }, `${name} listening`);
   return running;
 }
@@ -164,7 +182,11 @@ function isMainModule(moduleUrl: string): boolean {
   return process.argv[1] !== undefined && moduleUrl === new URL(`file://${process.argv[1]}`).href;
 }
 
-export type StartServer = (config: Config, logger?: Logger) => Promise<RunningServer>;
+export type StartServer = (
+  config: Config,
+  logger?: Logger,
+  onRefused?: (error: LayoutError) => void,
+) => Promise<RunningServer>;
 
 /**
  * A server's entry point: returns the function that starts it (for tests and other processes),
@@ -177,15 +199,19 @@ export function serverEntry(
   portOf: (config: Config) => number,
   createApp: (deps: AppDeps) => Koa,
 ): StartServer {
-  const start: StartServer = (config, logger) => startHttpServer(name, config, portOf(config), createApp, logger);
+  const start: StartServer = (config, logger, onRefused) =>
+    startHttpServer(name, config, portOf(config), createApp, logger, onRefused);
   if (isMainModule(moduleUrl)) {
     const config = loadConfig();
     const logger = createLogger(name, config.log.level, undefined, config.log.format, config.log.bufferBytes);
-    start(config, logger).then(
+    start(config, logger, (error) => process.exit(error.exitCode)).then(
       (running) => closeOnSignals(running, logger),
       (error: unknown) => {
-        logger.error({ err: error }, `${name} could not start`);
-        process.exit(1);
+        // A refusal (the index layout) says what to do in its message; anything else is a failure.
+        if (error instanceof CommandError)
+          logger.fatal({ code: error.code }, `${name} refuses to start: ${error.message}`);
+        else logger.error({ err: error }, `${name} could not start`);
+        process.exit(error instanceof CommandError ? error.exitCode : 1);
       },
     );
   }

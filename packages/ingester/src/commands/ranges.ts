@@ -1,4 +1,18 @@
-import { createProgress, defineCommand, InvalidOptionError, RANGED_KINDS, type RangedKind } from '@xle/core';
+import {
+  applyCommandFor,
+  compareLayout,
+  configuredLayout,
+  createLogger,
+  createProgress,
+  defineCommand,
+  differenceMessage,
+  InvalidOptionError,
+  loadConfig,
+  RANGED_KINDS,
+  type LayoutRecord,
+  type RangedKind,
+} from '@xle/core';
+import { IngestEngine } from '../engine/ingest-engine.js';
 import { withIngestEngine } from './context.js';
 
 function kindOption(value: string | undefined): RangedKind[] {
@@ -8,21 +22,51 @@ function kindOption(value: string | undefined): RangedKind[] {
   return [value as RangedKind];
 }
 
+/** The recorded layout in words: the line `ranges` prints first. */
+export function layoutLine(layout: LayoutRecord): string {
+  return (
+    `layout generation ${layout.generation}: ${layout.rangeLedgers} ledgers per range, ` +
+    `${layout.shards} shard(s) per range index, ${layout.stateShards} per state index, replicas ${layout.replicas}`
+  );
+}
+
 export const rangesCommand = defineCommand({
   usage: 'ranges [--kind KIND] [--json]',
-  summary: 'the range indices of transactions, ledgers and validations: alias, index, documents, size',
+  summary:
+    'the index layout recorded in the cluster (range size, shards, generation), then the range indices\n' +
+    'of transactions, ledgers and validations: alias, index, documents, size\n' +
+    '--json: {"layout": {...} or null, "ranges": [...]}',
   options: { kind: { type: 'string' }, json: { type: 'boolean' } },
   run: async ({ values }) => {
     const kinds = kindOption(values.kind);
-    return withIngestEngine(async ({ engine }) => {
+    // Only reads, and is what the layout refusals point to: it applies no templates (which would
+    // refuse a configuration that differs from the recorded layout, or record one), and says on
+    // stderr how this process's configuration differs instead.
+    const config = loadConfig();
+    const engine = IngestEngine.open(
+      config,
+      createLogger('ingester', config.log.level, process.stderr, config.log.format),
+    );
+    try {
+      const recorded = await engine.recordedLayout();
+      const layout = recorded.state === 'recorded' ? recorded.layout : undefined;
+      if (layout === undefined)
+        console.error(`no index layout recorded: \`${applyCommandFor(engine.naming)}\` records it`);
+      else
+        for (const d of compareLayout(layout, configuredLayout(config), 'ingest'))
+          console.error(`note: ${differenceMessage(d, engine.naming, layout.generation)}`);
       const rows = [];
       for (const kind of kinds) for (const range of await engine.listRanges(kind)) rows.push({ kind, ...range });
-      if (values.json === true) console.log(JSON.stringify(rows));
-      else
+      if (values.json === true) console.log(JSON.stringify({ layout: layout ?? null, ranges: rows }));
+      else {
+        console.log(layout === undefined ? 'layout: none recorded' : layoutLine(layout));
         for (const r of rows)
           console.log(`${r.index}  ${r.documents} documents  ${(r.bytes / 1024 / 1024).toFixed(1)} MB`);
+      }
       return 0;
-    });
+    } finally {
+      await engine.close();
+    }
   },
 });
 

@@ -14,6 +14,7 @@ import {
   rangeIndexOf,
   rangeIndices,
   rangeStart,
+  readLayout,
   swapRange,
   scanHits,
   scanIndex,
@@ -26,6 +27,7 @@ import {
   type IndexNaming,
   type Logger,
   type RangedKind,
+  type RecordedLayout,
   type SingleIndexKind,
 } from '@xle/core';
 import type { Json } from '@xle/documents';
@@ -87,10 +89,21 @@ export class IngestEngine {
     return rangeAlias(this.naming, kind, ledgerIndex);
   }
 
-  /** Checks the engine and applies the index templates (idempotent). */
+  /**
+   * Checks the engine and applies the index templates (idempotent). The layout recorded in the
+   * cluster must be this engine's (a LayoutError otherwise): the ingester records one on a fresh
+   * cluster, but never changes one; `templates apply` does.
+   */
   applyTemplates(): Promise<ApplyResult> {
     // Idempotent, so it can ride out a node lost or a master being elected like any other call.
-    return this.weather('templates', () => applyTemplates(this.client, this.naming, { layout: this.layout }));
+    return this.weather('templates', () =>
+      applyTemplates(this.client, this.naming, { layout: this.layout, role: 'ingest' }),
+    );
+  }
+
+  /** The index layout recorded in the cluster for this engine's prefix and network. */
+  recordedLayout(): Promise<RecordedLayout> {
+    return this.weather('layout', () => readLayout(this.client, this.naming));
   }
 
   /**
