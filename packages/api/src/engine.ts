@@ -1,6 +1,7 @@
 import { errors, type estypes } from '@elastic/elasticsearch';
 import {
   EngineUnavailableError,
+  IndexNotFoundError,
   indexName,
   isClusterWeather,
   rangeAlias,
@@ -73,10 +74,12 @@ export class Engine {
     if (ids.length === 0) return found;
     const result = await this.client.mget<T>({ index: this.index(kind), ids: [...new Set(ids)] });
     for (const doc of result.docs) {
-      // A shard that cannot answer (its copies lost or moving) does not mean "absent"; any other
-      // refusal of one document is a bug of ours, not the engine's weather (a 500).
+      // A shard that cannot answer (its copies lost or moving) does not mean "absent", nor does an
+      // index deleted under the server (503 INDEX_NOT_FOUND); any other refusal of one document
+      // is a bug of ours, not the engine's weather (a 500).
       if ('error' in doc) {
         const failure = new Error(`mget ${kind} ${JSON.stringify(doc._id)}: ${doc.error.type}: ${doc.error.reason}`);
+        if (doc.error.type === 'index_not_found_exception') throw new IndexNotFoundError(failure);
         throw isClusterWeather(doc.error.type) ? new EngineUnavailableError(failure) : failure;
       }
       if (doc.found && doc._source !== undefined) found.set(doc._id, doc._source);

@@ -17,6 +17,8 @@ export const ErrorCode = {
   EngineUnavailable: 'ENGINE_UNAVAILABLE',
   EngineTimeout: 'ENGINE_TIMEOUT',
   DataNotReady: 'DATA_NOT_READY',
+  /** An index the request reads is not in the cluster (deleted, or being recreated): 503, never a 500. */
+  IndexNotFound: 'INDEX_NOT_FOUND',
   /** The engine refused a query a client wrote (400 with the engine's reason). */
   QueryRejected: 'QUERY_REJECTED',
   /** A request body in a media type the route does not read (415). */
@@ -133,6 +135,27 @@ export class DataNotReadyError extends AppError {
       details: { resource },
     });
     this.name = 'DataNotReadyError';
+  }
+}
+
+/**
+ * The engine has no index where the request reads (index_not_found_exception): deleted under a
+ * running server, or not recreated yet after `templates apply --recreate-stale`. An operator's
+ * matter of the moment, not the client's request: 503 with Retry-After, and which index is never
+ * said (the engine's own error stays in the log).
+ */
+export class IndexNotFoundError extends AppError {
+  constructor(cause?: unknown) {
+    super(
+      503,
+      ErrorCode.IndexNotFound,
+      'The data this request reads is not in the search engine right now; try again later.',
+      {
+        retryAfter: 30,
+        cause,
+      },
+    );
+    this.name = 'IndexNotFoundError';
   }
 }
 

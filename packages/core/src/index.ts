@@ -99,6 +99,7 @@ export {
   EngineTimeoutError,
   EngineUnavailableError,
   ErrorCode,
+  IndexNotFoundError,
   InvalidOptionError,
   isAppError,
   NotFoundError,

@@ -17,7 +17,9 @@ export const SEARCH_ERRORS: Readonly<Record<string, string>> = {
   '413': 'PAYLOAD_TOO_LARGE: bodies are limited to 64 kB',
   '415': 'UNSUPPORTED_MEDIA_TYPE: send the body as application/json',
   '429': 'QUOTA_EXCEEDED or RATE_LIMITED (with Retry-After)',
-  '503': 'ENGINE_UNAVAILABLE (with Retry-After)',
+  '503':
+    'ENGINE_UNAVAILABLE or INDEX_NOT_FOUND (an index the request reads is not in the engine right now), ' +
+    'with Retry-After',
   '504': 'ENGINE_TIMEOUT',
 };
 

@@ -1,6 +1,13 @@
 import { errors } from '@elastic/elasticsearch';
 import { isTransportFailure } from './breaker.js';
-import { AppError, BadRequestError, EngineTimeoutError, EngineUnavailableError, ErrorCode } from '../errors.js';
+import {
+  AppError,
+  BadRequestError,
+  EngineTimeoutError,
+  EngineUnavailableError,
+  ErrorCode,
+  IndexNotFoundError,
+} from '../errors.js';
 
 /**
  * Maps an engine client error to the shared error model, explicitly, so the client's raw `meta`
@@ -8,6 +15,10 @@ import { AppError, BadRequestError, EngineTimeoutError, EngineUnavailableError, 
  * - engine unreachable → 503 ENGINE_UNAVAILABLE (with Retry-After)
  * - engine timeout     → 504 ENGINE_TIMEOUT
  * - 400 from the engine (a user query it rejected) → 400 with the engine's own reason
+ * - an index or alias that is not there (index_not_found_exception) → 503 INDEX_NOT_FOUND: the
+ *   indices were deleted or are being recreated, which is no fault of the request (a 404 would
+ *   say the document does not exist). A read by id that may miss its range asks with
+ *   `ignore: [404]` and never gets here.
  */
 export function mapEngineError(error: unknown): unknown {
   if (error instanceof AppError) return error;
@@ -15,6 +26,7 @@ export function mapEngineError(error: unknown): unknown {
   if (isTransportFailure(error)) return new EngineUnavailableError(error);
   if (error instanceof errors.ResponseError) {
     const status = error.meta.statusCode ?? 500;
+    if (engineErrorType(error) === 'index_not_found_exception') return new IndexNotFoundError(error);
     if (status === 400) {
       return new BadRequestError(
         'The search engine rejected the query.',
