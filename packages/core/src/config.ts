@@ -55,25 +55,28 @@ export const ConfigSchema = Type.Object(
           minimum: 1000,
           maximum: 100_000_000,
           description:
-            'Ledgers per range index: transactions, ledgers and validations are written to one index per range, read through one alias per kind.',
+            'Ledgers per range index: transactions, ledgers and validations are written to one index per range, read through one alias per kind. Recorded in the cluster by `pnpm templates apply` and never changed there: every process refuses to start when its value differs from the recorded one (`pnpm ingest ranges` shows it).',
         }),
         shards: Type.Integer({
           default: 1,
           minimum: 1,
           maximum: 64,
-          description: 'Primary shards of each range index (transactions, ledgers, validations).',
+          description:
+            'Primary shards of each range index (transactions, ledgers, validations) created from now on. Recorded in the cluster by `pnpm templates apply` (a new layout generation when it changes); the ingester refuses to start when it differs from the recorded one, the API and search servers log a warning.',
         }),
         stateShards: Type.Integer({
           default: 1,
           minimum: 1,
           maximum: 64,
-          description: 'Primary shards of the ledger-state indices (objects, accounts), which grow with the state.',
+          description:
+            'Primary shards of the ledger-state indices (objects, accounts), which grow with the state. Recorded in the cluster like `ES_SHARDS`, and checked the same way.',
         }),
         replicas: Type.Optional(
           Type.Integer({
             minimum: 0,
             maximum: 8,
-            description: 'Replicas of every index; unset: 0 on one node, 1 when the cluster has two or more.',
+            description:
+              'Replicas of every index; unset: 0 on one node, 1 when the cluster has two or more. Recorded in the cluster like `ES_SHARDS`, and checked the same way.',
           }),
         ),
         backfillRefresh: Type.String({
