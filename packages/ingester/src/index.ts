@@ -123,19 +123,36 @@ export {
 export {
   addPlan,
   type BackfillPlan,
-  chunkId,
+  chooseChunk,
+  type ChunkChoice,
+  type ChunkCounts,
   type ChunkDecision,
+  type ChunkGap,
   type ChunkLease,
+  chunkId,
+  chunkOrder,
   chunksOf,
-  type ChunkSummary,
   decide,
+  endChunks,
+  finishedLease,
+  gapLedgers,
+  gapsUpTo,
+  isChunkOf,
   leaseFor,
   planId,
-  summarizeChunks,
+  planName,
+  plannedChunkCount,
+  type PlanSummary,
+  rangesToWork,
+  releasedLease,
+  summarizePlan,
+  totalOf,
+  withGap,
+  withoutLedgers,
   workerId,
   type WorkerHeartbeat,
 } from './backfill/chunks.js';
-export { type HeldLease, LeaseStore } from './backfill/lease-store.js';
+export { type HeldLease, LeaseStore, type PlanEntry } from './backfill/lease-store.js';
 export { type BackfillWorkerOptions, runBackfillWorker, type WorkerTotals } from './backfill/worker.js';
 export {
   ingestLedgers,
@@ -149,6 +166,7 @@ export {
 export { readRecordsFile, type RecordProblem, validateAccountRecords } from './records/account-records.js';
 export { type FileError, type FileLedger, listLedgerFiles, readLedgerFiles } from './sources/files.js';
 export { RippledSource, type RippledSourceOptions, SourceError } from './sources/rippled.js';
+export { parseCompleteLedgers, refuseRange, type SourceLedgers, sourceLedgers } from './sources/rippled-ledgers.js';
 export { readStateFiles } from './sources/state-files.js';
 export { type SeedOptions, type SeedResult, seedState, SNAPSHOT_TX_INDEX, snapshotOps } from './state/snapshot.js';
 export {

@@ -21,6 +21,8 @@ export class ReplayRippled {
   /** Every command received, in order. */
   readonly commands: string[] = [];
   validated = 0;
+  /** What server_info answers as `complete_ledgers` (default: 32570 to the validated ledger). */
+  completeLedgers: string | undefined;
   url = '';
   /** Each `ledger` answer waits this long, as a distant or busy server does. */
   ledgerDelayMs = 0;
@@ -111,7 +113,7 @@ export class ReplayRippled {
           info: {
             ...recorded.info,
             validated_ledger: { seq: this.validated },
-            complete_ledgers: `32570-${this.validated}`,
+            complete_ledgers: this.completeLedgers ?? `32570-${this.validated}`,
           },
         });
       }

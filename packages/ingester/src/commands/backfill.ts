@@ -1,15 +1,21 @@
 import { hostname } from 'node:os';
-import { defineCommand, integerOption, InvalidOptionError } from '@xle/core';
+import { defineCommand, integerOption, InvalidOptionError, UsageError } from '@xle/core';
+import { LeaseStore } from '../backfill/lease-store.js';
 import { withIngestEngine } from './context.js';
 import { backfillFromRippled, ledgerOption } from './rippled.js';
+import { describePlans } from './status.js';
 
 export const backfillCommand = defineCommand({
-  usage: 'backfill --from N --to M [--workers K] [--concurrency C] [--chunk LEDGERS] [--lease-seconds S] [--name NAME]',
+  usage:
+    'backfill --from N --to M [--workers K] [--concurrency C] [--chunk LEDGERS] [--lease-seconds S] [--name NAME] | --list | --cancel FROM-TO',
   summary:
     'index a ledger range from rippled (RIPPLED_URL) with K workers (default 1) that lease chunks of it\n' +
     '(default 10000 ledgers) from the engine: run it on several machines at once to share the range; a\n' +
-    "killed worker's chunk is taken over when its lease (default 60 s) expires. C: ledgers fetched in\n" +
-    'parallel per worker (default 4). NAME: this process in leases (default host-pid)',
+    "killed worker's chunk is taken over when its lease (default 60 s) expires; a ledger the source\n" +
+    'cannot serve is left as a gap that the next run of the same backfill fetches. The range is checked\n' +
+    "against the source's complete_ledgers first. C: ledgers fetched in parallel per worker (default 4).\n" +
+    'NAME: this process in leases (default host-pid). --list: the recorded plans and their chunks;\n' +
+    '--cancel FROM-TO: removes the plan of that range (as --list names it) and its chunk documents',
   options: {
     from: { type: 'string' },
     to: { type: 'string' },
@@ -18,8 +24,35 @@ export const backfillCommand = defineCommand({
     chunk: { type: 'string' },
     'lease-seconds': { type: 'string' },
     name: { type: 'string' },
+    list: { type: 'boolean' },
+    cancel: { type: 'string' },
   },
   run: async ({ values }) => {
+    if (values.list === true || values.cancel !== undefined) {
+      if (values.list === true && values.cancel !== undefined)
+        throw new UsageError('backfill takes --list or --cancel, not both');
+      const cancel = values.cancel;
+      if (cancel !== undefined && !/^\d+-\d+$/.test(cancel))
+        throw new UsageError(`--cancel takes a plan's range as --list shows it (FROM-TO), not ${cancel}`);
+      return withIngestEngine(async ({ engine }) => {
+        const store = new LeaseStore(engine, 'rippled');
+        if (cancel === undefined) {
+          for (const line of describePlans(await store.planSummaries(), 'rippled')) console.log(line);
+          return 0;
+        }
+        const removed = await store.cancel(cancel);
+        if (removed.plans === 0) {
+          const names = (await store.planSummaries(0)).map((p) => p.name);
+          throw new InvalidOptionError(
+            `no backfill plan ${cancel}; recorded: ${names.length === 0 ? 'none' : names.join(', ')}`,
+          );
+        }
+        console.log(`cancelled backfill ${cancel}: ${removed.chunks} chunk documents removed`);
+        if (removed.live > 0)
+          console.log(`${removed.live} of them were being worked: their workers stop at their next lease renewal`);
+        return 0;
+      });
+    }
     const from = ledgerOption(values.from, 'from');
     const to = ledgerOption(values.to, 'to');
     if (from === undefined || to === undefined || to < from)
@@ -34,6 +67,7 @@ export const backfillCommand = defineCommand({
     };
     if (!/^[\w.-]{1,100}$/.test(options.name))
       throw new InvalidOptionError('--name takes letters, digits, dots, dashes and underscores (at most 100)');
-    return withIngestEngine((ctx) => backfillFromRippled(ctx, options));
+    // Templates are applied after the range is checked against the source: a refused plan writes nothing.
+    return withIngestEngine((ctx) => backfillFromRippled(ctx, options), { templates: false });
   },
 });

@@ -14,14 +14,18 @@ export interface CommandContext {
 
 /**
  * Runs a command's work with the configured engine (templates applied first, so a fresh cluster
- * works), and closes the engine whatever happens.
+ * works, unless `templates: false`: a command that must check something before it creates any
+ * index applies them itself), and closes the engine whatever happens.
  */
-export async function withIngestEngine<T>(work: (ctx: CommandContext) => Promise<T>): Promise<T> {
+export async function withIngestEngine<T>(
+  work: (ctx: CommandContext) => Promise<T>,
+  options: { templates?: boolean } = {},
+): Promise<T> {
   const config = loadConfig();
   const logger = createLogger('ingester', config.log.level, process.stderr, config.log.format);
   const engine = IngestEngine.open(config, logger);
   try {
-    await engine.applyTemplates();
+    if (options.templates !== false) await engine.applyTemplates();
     return await work({ config, logger, engine });
   } finally {
     await engine.close();

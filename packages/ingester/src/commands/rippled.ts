@@ -3,9 +3,10 @@ import { abortOnSignals, InvalidOptionError, type Config, type Logger } from '@x
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { CheckpointStore, type LedgerRange } from '../pipeline/checkpoint.js';
 import { runPipeline } from '../pipeline/run.js';
-import { runBackfillWorker } from '../backfill/worker.js';
+import { runBackfillWorker, type WorkerTotals } from '../backfill/worker.js';
 import { LeaseStore } from '../backfill/lease-store.js';
 import { RippledSource } from '../sources/rippled.js';
+import { refuseRange, sourceLedgers } from '../sources/rippled-ledgers.js';
 
 /** The lowest ledger rippled serves on mainnet (ledgers before it were lost). */
 export const FIRST_LEDGER = 32570;
@@ -68,8 +69,11 @@ export interface BackfillOptions {
 /**
  * A backfill from rippled by `workers` workers that lease chunks of the range (see
  * backfill/worker.ts); other processes, on this machine or others, may work the same range at
- * the same time. Returns when every chunk is done, or at the first SIGINT/SIGTERM (what is
- * leased then expires and is resumed by another worker, or by the next run).
+ * the same time. The range is first checked against what the server holds (server_info), before
+ * any index or plan document is written. Workers are independent: one that fails releases its
+ * chunk and the others go on. Returns when every worker has ended (every chunk done, with or
+ * without gaps), or at the first SIGINT/SIGTERM (what is leased then is handed back and resumed
+ * by another worker, or by the next run).
  */
 export async function backfillFromRippled(
   { engine, config, logger }: { engine: IngestEngine; config: Config; logger: Logger },
@@ -79,21 +83,31 @@ export async function backfillFromRippled(
   const started = Date.now();
   const sources: RippledSource[] = [];
   try {
-    const results = await Promise.all(
+    const probe = new RippledSource({ url: config.xrpl.url, logger, concurrency: options.concurrency });
+    sources.push(probe);
+    const refusal = refuseRange(options.range, await sourceLedgers(probe), config.xrpl.url);
+    if (refusal !== undefined) throw new InvalidOptionError(`backfill refused, nothing written: ${refusal}`);
+    await engine.applyTemplates();
+    const settled = await Promise.allSettled(
       Array.from({ length: options.workers }, (_, i) => {
-        const rippled = new RippledSource({ url: config.xrpl.url, logger, concurrency: options.concurrency });
-        sources.push(rippled);
+        const owner = `${options.name}-${i + 1}`;
+        const rippled =
+          i === 0 ? probe : new RippledSource({ url: config.xrpl.url, logger, concurrency: options.concurrency });
+        if (i > 0) sources.push(rippled);
         return runBackfillWorker({
           engine,
           logger,
           source: 'rippled',
-          owner: `${options.name}-${i + 1}`,
+          owner,
           range: options.range,
           chunkLedgers: options.chunkLedgers,
           leaseMs: options.leaseMs,
           ledgers: (from, to) => rippled.backfill(from, to),
           networkId: () => rippled.networkId ?? config.xrpl.networkId,
           backfillRefresh: config.es.backfillRefresh,
+          slot: i,
+          slots: options.workers,
+          since: started,
           signal,
           onProgress: (event) => {
             logger.info(
@@ -109,16 +123,58 @@ export async function backfillFromRippled(
         });
       }),
     );
-    const sum = (pick: (r: (typeof results)[number]) => number): number => results.reduce((n, r) => n + pick(r), 0);
-    console.log(
-      `indexed ${sum((r) => r.ledgers)} ledgers, ${sum((r) => r.documents)} documents (${sum((r) => r.deadLetters)} dead letters); ` +
-        `${sum((r) => r.chunks)} chunks done here, ${sum((r) => r.takeovers)} taken over, ${sum((r) => r.lost)} lost`,
+    const results = settled.map((s, i) =>
+      s.status === 'fulfilled' ? s.value : failedWorker(`${options.name}-${i + 1}`, s.reason),
     );
-    if (!results.every((r) => r.finished)) return 130;
-    return sum((r) => r.deadLetters) > 0 ? 1 : 0;
+    const report = reportBackfill(results);
+    for (const line of report.lines) console.log(line);
+    return report.exitCode;
   } finally {
     await Promise.all(sources.map((s) => s.close()));
   }
+}
+
+/** The totals of a worker that threw (runBackfillWorker answers its failures; this is for anything else). */
+function failedWorker(owner: string, reason: unknown): WorkerTotals {
+  return {
+    owner,
+    chunks: 0,
+    takeovers: 0,
+    ledgers: 0,
+    documents: 0,
+    deadLetters: 0,
+    lost: 0,
+    gaps: 0,
+    filled: 0,
+    finished: false,
+    cancelled: false,
+    error: reason instanceof Error ? reason.message : String(reason),
+  };
+}
+
+/**
+ * A backfill's summary and exit code (pure): 0 when every worker finished with every ledger
+ * written; 1 when a worker failed (each named with its error), ledgers were left as gaps (a next
+ * run fetches them again), documents were dead-lettered or the plan was cancelled; 130 when
+ * stopped by a signal.
+ */
+export function reportBackfill(results: readonly WorkerTotals[]): { lines: string[]; exitCode: number } {
+  const sum = (pick: (r: WorkerTotals) => number): number => results.reduce((n, r) => n + pick(r), 0);
+  const lines = [
+    `indexed ${sum((r) => r.ledgers)} ledgers, ${sum((r) => r.documents)} documents (${sum((r) => r.deadLetters)} dead letters); ` +
+      `${sum((r) => r.chunks)} chunks done here, ${sum((r) => r.takeovers)} taken over, ${sum((r) => r.lost)} lost; ` +
+      `${sum((r) => r.gaps)} ledgers left as gaps, ${sum((r) => r.filled)} gap ledgers filled`,
+  ];
+  const failed = results.filter((r) => r.error !== undefined);
+  for (const r of failed) lines.push(`worker ${r.owner} failed: ${r.error}`);
+  const cancelled = results.some((r) => r.cancelled);
+  if (cancelled) lines.push('the plan was cancelled (backfill --cancel): workers stopped');
+  if (sum((r) => r.gaps) > 0)
+    lines.push('some ledgers could not be fetched: see `ingest status`; run the same backfill again to fetch them');
+  let exitCode = 0;
+  if (failed.length > 0 || cancelled || sum((r) => r.gaps) > 0 || sum((r) => r.deadLetters) > 0) exitCode = 1;
+  else if (!results.every((r) => r.finished)) exitCode = 130;
+  return { lines, exitCode };
 }
 
 /** A ledger index option: an integer from the first ledger rippled serves up. */

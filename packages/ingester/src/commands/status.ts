@@ -1,6 +1,6 @@
 import { defineCommand } from '@xle/core';
 import { CheckpointStore, gapsOf } from '../pipeline/checkpoint.js';
-import { summarizeChunks } from '../backfill/chunks.js';
+import { totalOf, type PlanSummary } from '../backfill/chunks.js';
 import { LeaseStore } from '../backfill/lease-store.js';
 import { RippledSource } from '../sources/rippled.js';
 import { withIngestEngine } from './context.js';
@@ -8,16 +8,23 @@ import { withIngestEngine } from './context.js';
 export const statusCommand = defineCommand({
   usage: 'status [--source NAME] [--json]',
   summary:
-    'last ledger, indexed ranges, gaps, lag behind rippled, backfill chunks (done, leased, expired,\n' +
-    "pending) and the workers' last heartbeats (default source: rippled)",
+    'last ledger, indexed ranges, gaps, lag behind rippled, backfill plans and their chunks (done, done\n' +
+    "with gaps, leased, expired, pending) with the ledgers left as gaps, and the workers' last heartbeats\n" +
+    '(default source: rippled)',
   options: { source: { type: 'string', default: 'rippled' }, json: { type: 'boolean' } },
   run: async ({ values }) => {
     const source = values.source ?? 'rippled';
     return withIngestEngine(async ({ engine, config, logger }) => {
       const checkpoint = await new CheckpointStore(engine, source).load();
       const leases = new LeaseStore(engine, source);
-      const planned = await leases.plannedChunks();
-      const chunks = summarizeChunks(planned, await leases.leases(planned), source, Date.now());
+      // One query per plan, whatever its size: counts of its chunk documents, not a list of its chunks.
+      const plans = await leases.planSummaries();
+      const chunks = {
+        ...totalOf(plans),
+        gap_ledgers: plans.reduce((n, p) => n + p.gap_ledgers, 0),
+        active: plans.flatMap((p) => p.active),
+        gapped: plans.flatMap((p) => p.gapped),
+      };
       const workers = await leases.workers();
       let lag: number | undefined;
       if (source === 'rippled' && checkpoint !== undefined) {
@@ -31,10 +38,12 @@ export const statusCommand = defineCommand({
       if (values.json === true) {
         const status =
           checkpoint === undefined
-            ? { source, indexed: false, chunks, workers }
-            : { ...checkpoint, gaps: gapsOf(checkpoint.ranges), lag: lag ?? null, chunks, workers };
+            ? { source, indexed: false, chunks, plans, workers }
+            : { ...checkpoint, gaps: gapsOf(checkpoint.ranges), lag: lag ?? null, chunks, plans, workers };
         console.log(JSON.stringify(status));
-      } else if (checkpoint === undefined) console.log(`${source}: nothing indexed yet`);
+        return 0;
+      }
+      if (checkpoint === undefined) console.log(`${source}: nothing indexed yet`);
       else {
         const ranges = checkpoint.ranges.map((r) => (r.from === r.to ? `${r.from}` : `${r.from}-${r.to}`));
         console.log(
@@ -47,17 +56,36 @@ export const statusCommand = defineCommand({
         if (source === 'rippled')
           console.log(`lag behind ${config.xrpl.url}: ${lag === undefined ? 'source unreachable' : `${lag} ledgers`}`);
       }
-      if (values.json !== true && planned.length > 0) {
+      if (plans.length > 0) for (const line of describePlans(plans, source)) console.log(line);
+      for (const w of workers)
         console.log(
-          `backfill chunks: ${chunks.done} done, ${chunks.leased} leased, ${chunks.expired} expired (to be taken over), ${chunks.pending} pending`,
+          `worker ${w.owner}: ${w.state}, last heartbeat ${w.heartbeat_at}${w.error === undefined ? '' : `: ${w.error}`}`,
         );
-        for (const c of chunks.active)
-          console.log(
-            `  ${c.from}-${c.to}: ${c.owner}, at ledger ${c.progress}, lease ${c.expired ? 'expired' : 'until'} ${c.expires_at}`,
-          );
-        for (const w of workers) console.log(`worker ${w.owner}: ${w.state}, last heartbeat ${w.heartbeat_at}`);
-      }
       return 0;
     });
   },
 });
+
+/** The lines `status` and `backfill --list` print for the recorded backfills of a source. */
+export function describePlans(plans: readonly PlanSummary[], source: string): string[] {
+  if (plans.length === 0) return [`${source}: no backfill plan recorded`];
+  const lines = [`backfill plans of ${source} (named by their range; \`backfill --cancel NAME\` removes one):`];
+  for (const p of plans) {
+    lines.push(
+      `  ${p.name} (chunks of ${p.chunk}): ${p.chunks} chunks: ${p.done} done, ${p.gaps} done with gaps ` +
+        `(${p.gap_ledgers} ledgers to fetch again), ${p.leased} leased, ${p.expired} expired (to be taken over), ${p.pending} pending`,
+    );
+    for (const c of p.active)
+      lines.push(
+        `    ${c.from}-${c.to}: ${c.owner}, at ledger ${c.progress}, lease ${c.expired ? 'expired' : 'until'} ${c.expires_at}`,
+      );
+    for (const c of p.gapped)
+      lines.push(
+        `    gaps of ${c.from}-${c.to} (${c.state}): ${c.gaps
+          .slice(0, 10)
+          .map((g) => `${g.from === g.to ? g.from : `${g.from}-${g.to}`} (${g.reason})`)
+          .join(', ')}${c.gaps.length > 10 ? ', ...' : ''}`,
+      );
+  }
+  return lines;
+}
