@@ -92,3 +92,4 @@ export {
 } from './transaction.js';
 export { type TrustLine, obligationsOf, trustLineOf } from './trust-lines.js';
 export { addDecodedTwins } from './twins.js';
+export { DELIVERED_AMOUNT_LEDGER, deliveredAmount } from './delivered-amount.js';
