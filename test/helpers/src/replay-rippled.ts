@@ -1,12 +1,72 @@
 import type { AddressInfo } from 'node:net';
+import { encode } from 'ripple-binary-codec';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { readFixture } from './fixtures.js';
-import type { Json } from '@xle/documents';
+import { encodeLedgerHeader, hashLedgerHeader, normalizeLedger, type Json, type LedgerInput } from '@xle/documents';
+
+/**
+ * The recorded ledger with what old recordings lack (`parent_close_time`, `close_flags`: pre-2014
+ * rippled did not write them) filled in with the values that make its header hash to its
+ * `ledger_hash`: the hash proves them, so a binary answer carries the header the ledger has. The
+ * parent closed at most ten minutes before; close_flags is 0, or 1 when the validators did not
+ * agree on a close time (sLCF_NoConsensusTime). Undefined when no values fit.
+ */
+export function recoverLedgerHeader(ledger: LedgerInput): LedgerInput | undefined {
+  if (ledger.parent_close_time !== undefined && ledger.close_flags !== undefined)
+    return hashLedgerHeader(ledger) === ledger.ledger_hash ? ledger : undefined;
+  for (const flags of ledger.close_flags === undefined ? [0, 1] : [ledger.close_flags]) {
+    const latest = ledger.parent_close_time ?? ledger.close_time;
+    const earliest = ledger.parent_close_time ?? Math.max(0, ledger.close_time - 600);
+    for (let parent = latest; parent >= earliest; parent -= 1) {
+      const candidate = { ...ledger, parent_close_time: parent, close_flags: flags };
+      if (hashLedgerHeader(candidate) === ledger.ledger_hash) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * rippled's `binary: true` answer for a recorded ledger (any shape normalizeLedger reads): the
+ * header serialized (`ledger_data`), each transaction as `tx_blob` (its signed fields, without the
+ * JSON-only `hash`, `metaData` and API v1 `DeliverMax`) and `meta`, both serialized with
+ * ripple-binary-codec.
+ */
+export function binaryLedgerAnswer(recorded: Json): Json {
+  const ledger = normalizeLedger(recorded);
+  // A complete header that does not hash (a test's tampering) is served as it is, as a dishonest
+  // server would.
+  const header = encodeLedgerHeader(recoverLedgerHeader(ledger) ?? ledger);
+  if (header === undefined)
+    throw new Error(`ledger ${ledger.ledger_index}: the recorded header lacks fields that no values recover`);
+  return {
+    ledger: {
+      closed: true,
+      ledger_data: header,
+      transactions: ledger.transactions.map(({ hash: _hash, metaData, DeliverMax, ...fields }) => ({
+        tx_blob: encode(
+          fields.Amount === undefined && DeliverMax !== undefined ? { ...fields, Amount: DeliverMax } : fields,
+        ),
+        meta: encode(metaData as Json),
+      })),
+    },
+    ledger_hash: ledger.ledger_hash,
+    ledger_index: ledger.ledger_index,
+    validated: true,
+  };
+}
+
+/**
+ * Binary answers already built, by recorded ledger (serializing with ripple-binary-codec takes
+ * milliseconds a transaction; servers that replay the same ledgers share them). `tamper` records a
+ * new object, so a changed ledger is serialized again.
+ */
+const binaryAnswers = new WeakMap<Json, Json>();
 
 /**
  * A small WebSocket server standing in for rippled, because no XRPL server is reachable from
  * these machines. It answers the real xrpl Client with messages built from real recorded data:
- * `ledger` answers in API v2 form from the fixture ledgers, `server_info` and `fee` from the
+ * `ledger` answers in API v2 form from the fixture ledgers (JSON, or binary when asked, as rippled
+ * serializes them), `server_info` and `fee` from the
  * recorded mainnet answers, `ping`, `subscribe` and the validated-ledger stream; and it can refuse a
  * ledger (lgrNotFound) or drop every connection, as a real server or network does.
  */
@@ -37,7 +97,20 @@ export class ReplayRippled {
 
   addLedger(raw: Json): void {
     const ledger = ((raw.result as Json | undefined)?.ledger ?? raw.ledger ?? raw) as Json;
-    this.ledgers.set(Number(ledger.ledger_index ?? ledger.seqNum), ledger);
+    const index = Number(ledger.ledger_index ?? ledger.seqNum);
+    this.ledgers.set(index, ledger);
+  }
+
+  /**
+   * Serves a changed copy of ledger `ledgerIndex` from now on, as a dishonest or broken server
+   * would: `change` edits the recorded JSON (header and `transactions`, v1 shape) in place.
+   */
+  tamper(ledgerIndex: number, change: (ledger: Json) => void): void {
+    const recorded = this.ledgers.get(ledgerIndex);
+    if (recorded === undefined) throw new Error(`no ledger ${ledgerIndex} to tamper with`);
+    const copy = structuredClone(recorded);
+    change(copy);
+    this.ledgers.set(ledgerIndex, copy);
   }
 
   async start(): Promise<string> {
@@ -140,7 +213,18 @@ export class ReplayRippled {
         if (error !== undefined) return fail(error, 'ledgerNotFound');
         const ledger = this.ledgers.get(index);
         if (ledger === undefined || index > this.validated) return fail('lgrNotFound', 'ledgerNotFound');
-        const answer = this.ledgerAnswer(ledger, request.expand === true && request.transactions === true);
+        const expand = request.expand === true && request.transactions === true;
+        let answer: Json;
+        if (expand && request.binary === true) {
+          try {
+            answer = binaryAnswers.get(ledger) ?? binaryLedgerAnswer(ledger);
+          } catch (error) {
+            return fail('internal', (error as Error).message);
+          }
+          binaryAnswers.set(ledger, answer);
+        } else {
+          answer = this.ledgerAnswer(ledger, expand);
+        }
         if (this.ledgerDelayMs === 0) return reply(answer);
         const timer = setTimeout(() => {
           this.delayed.delete(timer);

@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as XrplClient, type LedgerStream } from 'xrpl';
 import type { Logger } from '@xle/core';
-import { normalizeLedger, parseStatePage, type LedgerInput, type StatePage } from '@xle/documents';
+import {
+  checkLedgerChain,
+  normalizeLedger,
+  parseStatePage,
+  verifyLedger,
+  type LedgerInput,
+  type StatePage,
+} from '@xle/documents';
 
 export interface RippledSourceOptions {
   url: string;
@@ -20,6 +27,14 @@ export class SourceError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'SourceError';
+  }
+}
+
+/** A ledger that does not match its own hashes (or cannot be checked): an attempt that failed. */
+class LedgerRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerRefusedError';
   }
 }
 
@@ -89,18 +104,31 @@ export class RippledSource {
         lastError = error;
         this.options.logger.warn(
           { what, attempt: n + 1, error: (error as Error).message },
-          'rippled request failed, retrying',
+          error instanceof LedgerRefusedError
+            ? 'ledger refused, fetching it again'
+            : 'rippled request failed, retrying',
         );
         await sleep(this.backoff(n));
       }
     }
+    if (lastError instanceof LedgerRefusedError)
+      throw new SourceError(`${what} from ${this.options.url} was refused ${attempts} times: ${lastError.message}`, {
+        cause: lastError,
+      });
     throw new SourceError(
       `${what} could not be fetched from ${this.options.url} after ${attempts} attempts: ${(lastError as Error)?.message}`,
       { cause: lastError },
     );
   }
 
-  /** One validated ledger, transactions expanded, as JSON; retried with backoff and reconnects. */
+  /**
+   * One validated ledger with its transactions, fetched in binary (rippled's own bytes: the
+   * header as `ledger_data`, each transaction as `tx_blob` and `meta`) and checked against its
+   * hashes before it is returned: the transactions against the header's transaction_hash, the
+   * header against ledger_hash. The server is not ours to trust; a ledger that does not verify is a
+   * failed attempt like a dropped connection, fetched again with backoff, and a SourceError when
+   * the attempts run out.
+   */
   async fetchLedger(ledgerIndex: number): Promise<LedgerInput> {
     return this.withRetries(`ledger ${ledgerIndex}`, async (xrpl) => {
       const response = await xrpl.request({
@@ -108,11 +136,19 @@ export class RippledSource {
         ledger_index: ledgerIndex,
         transactions: true,
         expand: true,
-        binary: false,
+        binary: true,
       });
       const result = response.result as unknown as { validated?: boolean };
       if (result.validated === false) throw new SourceError(`ledger ${ledgerIndex} is not validated yet`);
-      return normalizeLedger(response.result);
+      const ledger = normalizeLedger(response.result);
+      if (ledger.ledger_index !== ledgerIndex)
+        throw new LedgerRefusedError(`the server answered ledger ${ledger.ledger_index} for ledger ${ledgerIndex}`);
+      const verification = verifyLedger(ledger);
+      if (verification.status === 'refused')
+        throw new LedgerRefusedError(`${verification.reason} (the ${verification.check} check)`);
+      if (verification.status === 'cannot-check')
+        throw new LedgerRefusedError(`it cannot be checked: ${verification.reason}`);
+      return ledger;
     });
   }
 
@@ -143,11 +179,17 @@ export class RippledSource {
     } while (marker !== undefined && marker !== null);
   }
 
-  /** Ledgers from..to inclusive, in order, with up to `concurrency` requests in flight. */
+  /**
+   * Ledgers from..to inclusive, in order, with up to `concurrency` requests in flight, each
+   * verified (fetchLedger), and each one's parent_hash the hash of the ledger before it: a ledger
+   * can match its own hashes and still belong to another chain. At a break both ledgers are
+   * fetched once more; a break that remains is a SourceError.
+   */
   async *backfill(from: number, to: number): AsyncGenerator<LedgerInput> {
     const concurrency = Math.max(1, this.options.concurrency ?? 4);
     const inFlight: Promise<LedgerInput>[] = [];
     let next = from;
+    let previous: LedgerInput | undefined;
     while (next <= to || inFlight.length > 0) {
       while (next <= to && inFlight.length < concurrency) {
         const pending = this.fetchLedger(next);
@@ -156,8 +198,36 @@ export class RippledSource {
         next += 1;
       }
       const head = inFlight.shift();
-      if (head !== undefined) yield await head;
+      if (head === undefined) continue;
+      let ledger = await head;
+      if (previous !== undefined) ledger = await this.chained(previous, ledger);
+      yield ledger;
+      previous = ledger;
     }
+  }
+
+  /** `ledger` if it names `previous` as its parent; else both fetched again once, or a SourceError. */
+  private async chained(previous: LedgerInput, ledger: LedgerInput): Promise<LedgerInput> {
+    const broken = checkLedgerChain(previous, ledger);
+    if (broken === undefined) return ledger;
+    this.options.logger.warn(
+      { ledger: ledger.ledger_index, error: broken },
+      'ledger chain broken, fetching both again',
+    );
+    const [parent, again] = await Promise.all([
+      this.fetchLedger(previous.ledger_index),
+      this.fetchLedger(ledger.ledger_index),
+    ]);
+    // `previous` is already yielded: the chain may only go on from it.
+    const still =
+      parent.ledger_hash === previous.ledger_hash
+        ? checkLedgerChain(previous, again)
+        : `ledger ${previous.ledger_index} is now ${parent.ledger_hash}, it was ${previous.ledger_hash}`;
+    if (still !== undefined)
+      throw new SourceError(
+        `ledger ${ledger.ledger_index} from ${this.options.url} refused, the chain is broken: ${still}`,
+      );
+    return again;
   }
 
   /** The server's newest validated ledger index. */

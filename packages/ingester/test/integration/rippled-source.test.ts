@@ -1,13 +1,43 @@
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
 import { CheckpointStore, IngestEngine, RippledSource, runPipeline, SourceError } from '../../src/index.js';
-import { createTestIndices, indexContent, readFixture, ReplayRippled } from '@xle/test-helpers';
-import { normalizeLedger, transformLedger, type LedgerInput } from '@xle/documents';
+import {
+  createTestIndices,
+  indexContent,
+  listFixtureLedgers,
+  readFixture,
+  recoverLedgerHeader,
+  ReplayRippled,
+} from '@xle/test-helpers';
+import {
+  hashLedgerHeader,
+  normalizeLedger,
+  transformLedger,
+  verifyLedger,
+  type Json,
+  type LedgerInput,
+} from '@xle/documents';
 
 const logger = createLogger('rippled-source-test', 'silent');
 const FIRST = 11119607;
 const LAST = 11119627; // the longest run of consecutive mainnet ledgers in the fixtures
 const fixturePath = (n: number): string => `ledgers/historical/rippled-historical-database/ledger-${n}.json`;
+
+/**
+ * A fixture ledger as rippled serves it in binary: the 2015 recordings lack parent_close_time and
+ * close_flags, which the binary header has (recovered: the values its ledger_hash proves), and
+ * carry each path step's `type` and `type_hex`, which rippled of the time wrote in JSON but which
+ * are not serialized (the step's fields say the same).
+ */
+function asServed(file: string): LedgerInput {
+  const ledger = normalizeLedger(readFixture(file));
+  const served = recoverLedgerHeader(ledger);
+  if (served === undefined) throw new Error(`${file}: the header does not hash to its ledger_hash`);
+  for (const tx of served.transactions)
+    if (Array.isArray(tx.Paths))
+      tx.Paths = (tx.Paths as Json[][]).map((path) => path.map(({ type: _type, type_hex: _hex, ...step }) => step));
+  return served;
+}
 
 async function replayServer(t: { teardown: (fn: () => Promise<void>) => void }): Promise<ReplayRippled> {
   const server = new ReplayRippled();
@@ -47,11 +77,20 @@ t.test('backfill: several ledgers in flight, yielded in ledger order, identical 
   );
   for (const ledger of ledgers) {
     const fromFile = normalizeLedger(readFixture(fixturePath(ledger.ledger_index)));
-    t.same(transformLedger(ledger), transformLedger(fromFile), `ledger ${ledger.ledger_index}`);
+    t.equal(ledger.binary?.length, ledger.transactions.length, `ledger ${ledger.ledger_index} came in binary`);
+    t.same(verifyLedger(ledger), { status: 'verified' });
+    // The file's header lacks two fields; the binary header has them, and they are all it adds.
+    const { parent_close_time: parentClose, close_flags: flags, ...doc } = transformLedger(ledger);
+    t.same(doc, transformLedger(fromFile), `ledger ${ledger.ledger_index}`);
+    t.same(
+      { parentClose, flags },
+      { parentClose: asServed(fixturePath(ledger.ledger_index)).parent_close_time, flags: 0 },
+    );
     t.same(
       ledger.transactions.map((tx) => tx.hash),
       fromFile.transactions.map((tx) => tx.hash),
     );
+    t.same(ledger.transactions, asServed(fixturePath(ledger.ledger_index)).transactions, 'every field and metadata');
   }
   t.equal(rippled.networkId, 0, 'the network id comes from the server (the recorded mainnet server_info says 0)');
 });
@@ -104,6 +143,128 @@ t.test('a ledger the server cannot give is a clear error after retries', async (
   t.equal(server.commands.filter((c) => c === `ledger ${FIRST + 1}`).length, 4, 'each attempt asked again');
 });
 
+t.test('a ledger with one altered transaction is refused, never yielded', async (t) => {
+  const server = await replayServer(t);
+  const bad = FIRST + 3;
+  const original = normalizeLedger(readFixture(fixturePath(bad)));
+  const target = original.transactions[2]?.hash;
+  server.tamper(bad, (ledger) => {
+    const tx = (ledger.transactions as Json[]).find((x) => x.hash === target) as Json;
+    tx.Fee = String(Number(tx.Fee) + 1);
+  });
+  const rippled = source(t, server.url, { attempts: 2, concurrency: 3 });
+  const got: number[] = [];
+  await t.rejects(
+    (async () => {
+      for await (const ledger of rippled.backfill(FIRST, FIRST + 6)) got.push(ledger.ledger_index);
+    })(),
+    {
+      name: 'SourceError',
+      // In binary a transaction's hash is computed from its bytes: the altered one is another
+      // transaction, and the tree is no longer the header's.
+      message: new RegExp(
+        `^ledger ${bad} from ws://\\S+ was refused 2 times: ledger ${bad}: the 8 transactions hash to [0-9A-F]{64}, the header says transaction_hash ${original.transaction_hash} \\(the transaction_hash check\\)$`,
+      ),
+    },
+  );
+  t.same(got, [FIRST, FIRST + 1, FIRST + 2], 'the ledgers before it, not it');
+  t.equal(server.commands.filter((c) => c === `ledger ${bad}`).length, 2, 'fetched again before giving up');
+
+  // Metadata changed, the transaction itself not: the tree no longer hashes to the header's root.
+  server.tamper(FIRST + 4, (ledger) => {
+    const meta = ((ledger.transactions as Json[])[0] as Json).metaData as Json;
+    meta.TransactionResult = 'tecUNFUNDED_OFFER';
+  });
+  await t.rejects(rippled.fetchLedger(FIRST + 4), {
+    name: 'SourceError',
+    message:
+      /was refused 2 times: ledger 11119611: the 50 transactions hash to [0-9A-F]{64}, the header says transaction_hash [0-9A-F]{64} \(the transaction_hash check\)$/,
+  });
+  // An altered header field: the header no longer hashes to ledger_hash.
+  const { parent_close_time: parentClose, close_flags: flags } = asServed(fixturePath(FIRST + 5));
+  server.tamper(FIRST + 5, (ledger) => {
+    Object.assign(ledger, { parent_close_time: parentClose, close_flags: flags });
+    ledger.close_time = Number(ledger.close_time) + 10;
+  });
+  await t.rejects(rippled.fetchLedger(FIRST + 5), {
+    message:
+      /ledger 11119612: the header fields hash to [0-9A-F]{64}, not to ledger_hash [0-9A-F]{64} \(the ledger_hash check\)$/,
+  });
+  t.same(verifyLedger(await rippled.fetchLedger(FIRST + 6)), { status: 'verified' }, 'the others still come');
+});
+
+t.test('backfill: a ledger of another chain (its own hashes fine) breaks the parent_hash chain', async (t) => {
+  const server = await replayServer(t);
+  const forked = FIRST + 5;
+  // Ledger FIRST + 5 with another parent, its ledger_hash recomputed: it verifies on its own.
+  const header = { ...asServed(fixturePath(forked)), parent_hash: 'AB'.repeat(32) };
+  const hash = hashLedgerHeader(header);
+  server.tamper(forked, (ledger) => {
+    Object.assign(ledger, {
+      parent_hash: header.parent_hash,
+      parent_close_time: header.parent_close_time,
+      close_flags: header.close_flags,
+      ledger_hash: hash,
+      hash,
+    });
+  });
+  const rippled = source(t, server.url, { attempts: 1 });
+  t.same(verifyLedger(await rippled.fetchLedger(forked)), { status: 'verified' }, 'alone, it verifies');
+  const got: number[] = [];
+  await t.rejects(
+    (async () => {
+      for await (const ledger of rippled.backfill(FIRST, LAST)) got.push(ledger.ledger_index);
+    })(),
+    {
+      name: 'SourceError',
+      message: `ledger ${forked} from ${server.url} refused, the chain is broken: ledger ${forked} names parent ${'AB'.repeat(32)}, but ledger ${forked - 1} is ${asServed(fixturePath(forked - 1)).ledger_hash}`,
+    },
+  );
+  t.same(
+    got,
+    Array.from({ length: 5 }, (_, i) => FIRST + i),
+    'every ledger before the break',
+  );
+  t.equal(server.commands.filter((c) => c === `ledger ${forked - 1}`).length, 2, 'its parent fetched again');
+  t.equal(
+    server.commands.filter((c) => c === `ledger ${forked}`).length,
+    3,
+    'and itself (after the first fetch above)',
+  );
+});
+
+t.test('every real fixture ledger served in binary verifies, except the two with edited metadata', async (t) => {
+  const server = new ReplayRippled();
+  // The .binary.json file is ledger 83258110 again, in a shape the server does not record.
+  const files = listFixtureLedgers().filter((f) => !f.endsWith('.binary.json'));
+  for (const file of files) server.addLedger(readFixture(file));
+  server.validated = Math.max(...server.ledgers.keys());
+  await server.start();
+  t.teardown(() => server.stop());
+  const rippled = source(t, server.url, { attempts: 1 });
+  let verified = 0;
+  for (const file of files) {
+    const index = normalizeLedger(readFixture(file)).ledger_index;
+    if (index === 87704323) {
+      await t.rejects(rippled.fetchLedger(index), {
+        message:
+          /ledger 87704323 .* was refused 1 times: ledger 87704323: the 22 transactions hash to .*transaction_hash check/,
+      });
+      continue;
+    }
+    if (index === 90150378) {
+      // DeliveredAmount "-1" in the recorded metadata: not even the server can serialize it.
+      await t.rejects(rippled.fetchLedger(index), { message: /-1 is an illegal amount/ });
+      continue;
+    }
+    const ledger = await rippled.fetchLedger(index);
+    const expected = asServed(file);
+    t.same(transformLedger(ledger), transformLedger(expected), file);
+    verified += 1;
+  }
+  t.equal(verified, 59, 'every other ledger, old headers included');
+});
+
 t.test('backfill through the pipeline indexes the same documents as the file source', async (t) => {
   const server = await replayServer(t);
   const viaRippled = await createTestIndices(t);
@@ -118,7 +279,7 @@ t.test('backfill through the pipeline indexes the same documents as the file sou
   t.equal(totals.ledgers, LAST - FIRST + 1);
   t.same(totals.checkpoint?.ranges, [{ from: FIRST, to: LAST }]);
   async function* files(): AsyncGenerator<LedgerInput> {
-    for (let n = FIRST; n <= LAST; n += 1) yield normalizeLedger(readFixture(fixturePath(n)));
+    for (let n = FIRST; n <= LAST; n += 1) yield asServed(fixturePath(n));
   }
   await runPipeline(files(), engineOf(viaFiles), new CheckpointStore(engineOf(viaFiles), 'files'));
   for (const kind of ['ledgers', 'transactions', 'objects', 'accounts'] as const) {
@@ -139,7 +300,7 @@ t.test(
     const server = await replayServer(t);
     const reference = await createTestIndices(t);
     async function* files(): AsyncGenerator<LedgerInput> {
-      for (let n = FIRST; n <= LAST; n += 1) yield normalizeLedger(readFixture(fixturePath(n)));
+      for (let n = FIRST; n <= LAST; n += 1) yield asServed(fixturePath(n));
     }
     const referenceEngine = new IngestEngine(reference.client, reference.naming, logger);
     await runPipeline(files(), referenceEngine, new CheckpointStore(referenceEngine, 'rippled'));
