@@ -93,3 +93,4 @@ export {
 export { type TrustLine, obligationsOf, trustLineOf } from './trust-lines.js';
 export { addDecodedTwins } from './twins.js';
 export { DELIVERED_AMOUNT_LEDGER, deliveredAmount } from './delivered-amount.js';
+export { mptIssuanceId, syntheticMetaFields } from './synthetic-meta.js';

@@ -1,5 +1,5 @@
 import { normalizeAmount, dropsToXrpString } from './amount.js';
-import { deliveredAmount } from './delivered-amount.js';
+import { syntheticMetaFields } from './synthetic-meta.js';
 import { AMOUNT_FIELDS } from './amount-fields.js';
 import { encodeCtid } from './ctid.js';
 import { nftsTouched } from './nft.js';
@@ -47,12 +47,10 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
   if (!/^[0-9A-F]{64}$/.test(hash))
     throw new TypeError(`transaction without a valid hash in ledger ${context.ledgerIndex}`);
 
-  // Not in binary metadata (rippled adds it to its JSON answers): computed by rippled's rule, so a
-  // ledger read in binary or as JSON gives the same document. An answer that carries it keeps it.
-  if (meta.delivered_amount === undefined) {
-    const delivered = deliveredAmount(doc, meta, context.ledgerIndex, context.closeTime);
-    if (delivered !== undefined) meta.delivered_amount = delivered;
-  }
+  // Not in binary metadata (rippled adds them to its JSON answers): computed by rippled's rules, so
+  // a ledger read in binary or as JSON gives the same document. What an answer carries it keeps.
+  for (const [field, value] of Object.entries(syntheticMetaFields(doc, meta, context.ledgerIndex, context.closeTime)))
+    meta[field] ??= value;
   // API v2 renamed Payment.Amount to DeliverMax; both are kept so either name can be searched.
   if (doc.TransactionType === 'Payment') {
     if (doc.DeliverMax === undefined && doc.Amount !== undefined) doc.DeliverMax = doc.Amount;

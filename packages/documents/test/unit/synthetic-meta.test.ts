@@ -1,5 +1,11 @@
 import t from 'tap';
-import { deliveredAmount, normalizeLedger, transformTransaction, type Json } from '../../src/index.js';
+import {
+  deliveredAmount,
+  normalizeLedger,
+  syntheticMetaFields,
+  transformTransaction,
+  type Json,
+} from '../../src/index.js';
 import { listFixtureLedgers, readFixture, readTransactionFixtures } from '@xle/test-helpers';
 
 // rippled adds `delivered_amount` to every JSON answer that can carry one; the binary metadata
@@ -94,4 +100,29 @@ t.test('before ledger 4594095 and without DeliveredAmount: unavailable, never a 
     '7',
     'DeliveredAmount wins',
   );
+});
+
+const SYNTHETIC = ['nftoken_id', 'nftoken_ids', 'offer_id', 'mpt_issuance_id'] as const;
+
+t.test('nftoken_id, nftoken_ids, offer_id and mpt_issuance_id: what rippled wrote, where it wrote them', async (t) => {
+  let compared = 0;
+  const all = [
+    ...cases(),
+    ...readTransactionFixtures('rpc').map((f) => ({
+      where: f.file,
+      tx: f.tx,
+      ledgerIndex: f.ledgerIndex,
+      closeTime: f.closeTime,
+    })),
+  ];
+  for (const { where, tx, ledgerIndex, closeTime } of all) {
+    const meta = tx.metaData as Json | undefined;
+    if (meta === undefined || !SYNTHETIC.some((field) => meta[field] !== undefined)) continue;
+    const stripped: Json = { ...meta };
+    for (const field of SYNTHETIC) delete stripped[field];
+    const computed = syntheticMetaFields(tx, stripped, ledgerIndex, closeTime);
+    for (const field of SYNTHETIC) t.same(computed[field], meta[field], `${where} ${String(tx.hash)} ${field}`);
+    compared += 1;
+  }
+  t.ok(compared >= 5, `${compared} transactions compared`);
 });
