@@ -1,21 +1,43 @@
-import { resolve } from 'node:path';
-import { createProgress, defineCommand, integerOption } from '@xle/core';
+import { relative, resolve } from 'node:path';
+import { createProgress, defineCommand, integerOption, InvalidOptionError } from '@xle/core';
 import type { LedgerInput } from '@xle/documents';
 import { CheckpointStore } from '../pipeline/checkpoint.js';
 import { LEDGER_KINDS, runPipeline, type IngestTotals } from '../pipeline/run.js';
 import { listLedgerFiles, readLedgerFiles, type FileError } from '../sources/files.js';
 import { withIngestEngine } from './context.js';
 
+/** The ledgers of `--accept-refused`: indices separated by commas. */
+function ledgerList(value: string | undefined): Set<number> {
+  if (value === undefined) return new Set();
+  if (!/^\d+(,\d+)*$/.test(value))
+    throw new InvalidOptionError(`--accept-refused takes ledger indices separated by commas, not ${value}`);
+  return new Set(value.split(',').map(Number));
+}
+
 export const fileCommand = defineCommand({
-  usage: 'file <path> [--source NAME] [--batch-ledgers N]',
-  summary: 'index rippled ledger JSON: one file, a folder (recursive), or NDJSON',
-  options: { source: { type: 'string', default: 'files' }, 'batch-ledgers': { type: 'string' } },
+  usage: 'file <path> [--source NAME] [--batch-ledgers N] [--accept-refused N,M]',
+  summary:
+    'index rippled ledger JSON: one file, a folder (recursive), or NDJSON. Each ledger is checked\n' +
+    'against its hashes: one that does not match them is refused (not indexed; exit 1), one whose file\n' +
+    'lacks what the check needs is indexed and counted. --accept-refused: these ledgers are indexed\n' +
+    'even if refused (still reported), for files known to be edited',
+  options: {
+    source: { type: 'string', default: 'files' },
+    'batch-ledgers': { type: 'string' },
+    'accept-refused': { type: 'string' },
+  },
   positionals: { min: 1, max: 1 },
   run: async ({ values, positionals: [path = ''] }) => {
     const batchLedgers = integerOption(values['batch-ledgers'], 'batch-ledgers', { min: 1, default: 50 });
-    const files = listLedgerFiles(resolve(path));
+    const accepted = ledgerList(values['accept-refused']);
+    const root = resolve(path);
+    const files = listLedgerFiles(root);
+    const where = (file: string, line?: number): string =>
+      (relative(root, file) || file) + (line === undefined ? '' : `:${line}`);
     return withIngestEngine(async ({ engine, config, logger }) => {
       const errors: FileError[] = [];
+      const refused: string[] = [];
+      const unchecked: string[] = [];
       const progress = createProgress({
         logger,
         label: 'ingest',
@@ -25,8 +47,18 @@ export const fileCommand = defineCommand({
       const started = Date.now();
       let filesDone = 0;
       async function* ledgers(): AsyncGenerator<LedgerInput> {
-        for await (const { ledger } of readLedgerFiles(files, (e) => errors.push(e))) {
+        for await (const { file, line, ledger, verification } of readLedgerFiles(files, (e) => errors.push(e))) {
           filesDone += 1;
+          if (verification.status === 'refused') {
+            const kept = accepted.has(ledger.ledger_index);
+            refused.push(
+              `${kept ? 'indexed although refused' : 'refused, not indexed'}: ${where(file, line)}: ${verification.reason} (the ${verification.check} check)`,
+            );
+            if (!kept) continue;
+          } else if (verification.status === 'cannot-check') {
+            unchecked.push(where(file, line));
+            logger.debug({ file, line, reason: verification.reason }, 'ledger cannot be checked, indexed');
+          }
           yield ledger;
         }
       }
@@ -44,11 +76,16 @@ export const fileCommand = defineCommand({
       await engine.refresh(LEDGER_KINDS);
       const seconds = (Date.now() - started) / 1000;
       for (const e of errors) logger.error({ file: e.file, line: e.line, error: e.message }, 'not a ledger, skipped');
+      for (const line of refused) console.error(line);
+      const notIndexed = refused.filter((r) => r.startsWith('refused')).length;
       console.log(
         `indexed ${totals.ledgers} ledgers, ${totals.transactions} transactions, ${totals.documents} documents in ${seconds.toFixed(1)} s` +
-          ` (${totals.superseded} superseded by newer state, ${totals.deadLetters} dead letters, ${errors.length} unreadable files)`,
+          ` (${totals.superseded} superseded by newer state, ${totals.deadLetters} dead letters, ${errors.length} unreadable files);` +
+          ` ${refused.length} ledgers refused by their hashes (${notIndexed} not indexed);` +
+          ` ${unchecked.length} ledgers indexed that could not be checked` +
+          (unchecked.length === 0 ? '' : ` (their files lack what the hashes need): ${unchecked.join(', ')}`),
       );
-      return errors.length > 0 || totals.deadLetters > 0 ? 1 : 0;
+      return errors.length > 0 || totals.deadLetters > 0 || notIndexed > 0 ? 1 : 0;
     });
   },
 });

@@ -1,11 +1,15 @@
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { normalizeLedger, type LedgerInput } from '@xle/documents';
+import { normalizeLedger, verifyLedger, type LedgerInput, type LedgerVerification } from '@xle/documents';
 
 export interface FileLedger {
   file: string;
+  /** The line of an NDJSON file. */
+  line?: number;
   ledger: LedgerInput;
+  /** The ledger checked against its own hashes (documents' verifyLedger). */
+  verification: LedgerVerification;
 }
 
 export interface FileError {
@@ -29,8 +33,9 @@ export function listLedgerFiles(path: string): string[] {
 
 /**
  * The file source: rippled `ledger` JSON in every shape normalizeLedger accepts, from one file,
- * a folder, or NDJSON. A file that is not a ledger is reported through `onError` and skipped;
- * the caller decides whether that fails the run.
+ * a folder, or NDJSON, each ledger with what its hashes say about it (verified, refused, cannot be
+ * checked); the caller decides what to index. A file that is not a ledger is reported through
+ * `onError` and skipped; the caller decides whether that fails the run.
  */
 export async function* readLedgerFiles(
   files: readonly string[],
@@ -43,11 +48,14 @@ export async function* readLedgerFiles(
       for await (const text of lines) {
         line += 1;
         if (text.trim() === '') continue;
+        let ledger: LedgerInput;
         try {
-          yield { file, ledger: normalizeLedger(JSON.parse(text)) };
+          ledger = normalizeLedger(JSON.parse(text));
         } catch (error) {
           onError({ file, line, message: (error as Error).message });
+          continue;
         }
+        yield { file, line, ledger, verification: verifyLedger(ledger) };
       }
       continue;
     }
@@ -58,6 +66,6 @@ export async function* readLedgerFiles(
       onError({ file, message: (error as Error).message });
       continue;
     }
-    yield { file, ledger };
+    yield { file, ledger, verification: verifyLedger(ledger) };
   }
 }
