@@ -138,13 +138,11 @@ t.test('`pnpm ingest ranges` prints the layout before the ranges, and in --json'
 t.test('templates from before layouts were recorded: adopted only when the ranges fit', async (t) => {
   const { client, naming } = await createTestIndices(t, { es: { rangeLedgers: 500_000 } });
   await createRange(client, naming, 'ledgers', 500_000);
-  // The ledgers template as an older release put it: no layout.
+  // The ledgers template as an older release put it: no layout (here no `_meta` at all).
   const name = indexTemplateName(naming, 'ledgers');
   const current = (await client.indices.getIndexTemplate({ name })).index_templates[0]?.index_template;
-  const { layout: _, ...meta } = (current?._meta ?? {}) as Record<string, unknown>;
-  await client.indices.putIndexTemplate({ name, ...current, _meta: meta } as Parameters<
-    typeof client.indices.putIndexTemplate
-  >[0]);
+  const { _meta: _, ...older } = current ?? {};
+  await client.indices.putIndexTemplate({ name, ...older } as Parameters<typeof client.indices.putIndexTemplate>[0]);
   t.same(await readLayout(client, naming), { state: 'unrecorded' });
   const error = await rejection(t, applyTemplates(client, { ...naming, rangeLedgers: 1_000_000 }));
   t.match(

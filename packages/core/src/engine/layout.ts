@@ -152,12 +152,18 @@ function isLayoutRecord(value: unknown): value is LayoutRecord {
 /** Reads the recorded layout: one request for one index template's `_meta`, answered from cluster state. */
 export async function readLayout(client: Client, naming: IndexNaming): Promise<RecordedLayout> {
   const found = await client.indices.getIndexTemplate(
-    { name: indexTemplateName(naming, 'ledgers'), filter_path: 'index_templates.index_template._meta' },
+    // The name too: a template without any `_meta` would otherwise filter down to nothing, as if missing.
+    {
+      name: indexTemplateName(naming, 'ledgers'),
+      filter_path: 'index_templates.name,index_templates.index_template._meta',
+    },
     { ignore: [404] },
   );
   const templates = found.index_templates;
   if (templates === undefined || templates.length === 0) return { state: 'missing' };
-  const layout = templates[0]?.index_template._meta?.layout;
+  // Filtered, a template without `_meta` has no `index_template` either, whatever the types say.
+  const template = templates[0]?.index_template as { _meta?: { layout?: unknown } } | undefined;
+  const layout = template?._meta?.layout;
   return isLayoutRecord(layout) ? { state: 'recorded', layout } : { state: 'unrecorded' };
 }
 
