@@ -125,6 +125,12 @@ export function errorPageProps(error: unknown, requestId: string | undefined, qu
         heading: 'Temporarily unavailable',
         message: 'The search engine behind this site cannot be reached right now. Try again in a few seconds.',
       };
+    case code === ErrorCode.IndexNotFound:
+      return {
+        ...base,
+        heading: 'Temporarily unavailable',
+        message: 'The data behind this page is not in the search engine right now. Try again later.',
+      };
     case code === ErrorCode.EngineTimeout:
       return { ...base, heading: 'Too slow', message: 'The search engine did not answer in time. Try again shortly.' };
     default:
