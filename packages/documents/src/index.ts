@@ -40,6 +40,7 @@ export {
   verifyLedger,
 } from './ledger-verify.js';
 export { type LedgerDoc, transformLedger } from './ledger.js';
+export { asRippledJson } from './rippled-json.js';
 export {
   type NftChange,
   type NftDoc,

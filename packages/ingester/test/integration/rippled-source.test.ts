@@ -10,6 +10,7 @@ import {
   ReplayRippled,
 } from '@xle/test-helpers';
 import {
+  asRippledJson,
   hashLedgerHeader,
   normalizeLedger,
   transformLedger,
@@ -24,18 +25,21 @@ const LAST = 11119627; // the longest run of consecutive mainnet ledgers in the 
 const fixturePath = (n: number): string => `ledgers/historical/rippled-historical-database/ledger-${n}.json`;
 
 /**
- * A fixture ledger as rippled serves it in binary: the 2015 recordings lack parent_close_time and
+ * A fixture ledger as a current rippled serves it: the 2015 recordings lack parent_close_time and
  * close_flags, which the binary header has (recovered: the values its ledger_hash proves), and
- * carry each path step's `type` and `type_hex`, which rippled of the time wrote in JSON but which
- * are not serialized (the step's fields say the same).
+ * rippled of 2015 wrote UInt64 fields with 16 digits and each path step's `type_hex`, which a
+ * current rippled no longer does (asRippledJson, as for a ledger read in binary).
  */
 function asServed(file: string): LedgerInput {
   const ledger = normalizeLedger(readFixture(file));
   const served = recoverLedgerHeader(ledger);
   if (served === undefined) throw new Error(`${file}: the header does not hash to its ledger_hash`);
-  for (const tx of served.transactions)
+  served.transactions = served.transactions.map((recorded) => {
+    const tx = asRippledJson(recorded, { transaction: true });
     if (Array.isArray(tx.Paths))
-      tx.Paths = (tx.Paths as Json[][]).map((path) => path.map(({ type: _type, type_hex: _hex, ...step }) => step));
+      tx.Paths = (tx.Paths as Json[][]).map((path) => path.map(({ type_hex: _hex, ...step }) => step));
+    return tx;
+  });
   return served;
 }
 
