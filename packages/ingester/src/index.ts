@@ -109,7 +109,7 @@ export {
   recordsVersion,
   validateNameRecords,
 } from './names/well-known.js';
-export { ActivationEnricher } from './pipeline/activations.js';
+export { ActivationEnricher, activationRecords } from './pipeline/activations.js';
 export { type BatchContext, type LedgerWrites, ledgerWrites } from './pipeline/batch.js';
 export {
   addToRanges,

@@ -34,6 +34,7 @@ import {
 import type { LedgerInput } from '@xle/documents';
 import {
   ActivationEnricher,
+  activationRecords,
   bulkAction,
   CheckpointStore,
   IngestEngine,
@@ -173,7 +174,8 @@ async function sampleRatio(transactions: number): Promise<{ raw: number; ours: n
     await rawEngine.prepareRanges(ops);
     const bodies: string[] = [];
     let body = '';
-    for (const op of ops) {
+    // Ours writes each batch's activation records too (before its documents): so does raw.
+    for (const op of [...activationRecords(ops, rawEngine.index('activations')), ...ops]) {
       body += `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
       if (body.length >= 5_000_000) {
         bodies.push(body);
