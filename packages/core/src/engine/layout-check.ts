@@ -40,7 +40,7 @@ export async function checkLayoutAtStart(options: LayoutCheckOptions): Promise<v
   const closeClient = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    await closeClient();
+    await client.close();
   };
   const naming = namingOf(config);
   const attempt = async (): Promise<'done' | 'retry'> => {
