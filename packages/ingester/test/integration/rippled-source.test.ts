@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
 import { CheckpointStore, IngestEngine, RippledSource, runPipeline, SourceError } from '../../src/index.js';
@@ -156,7 +157,18 @@ t.test('a ledger with one altered transaction is refused, never yielded', async 
     const tx = (ledger.transactions as Json[]).find((x) => x.hash === target) as Json;
     tx.Fee = String(Number(tx.Fee) + 1);
   });
-  const rippled = source(t, server.url, { attempts: 2, concurrency: 3 });
+  const lines: string[] = [];
+  const logged = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().trim().split('\n'));
+      done();
+    },
+  });
+  const rippled = source(t, server.url, {
+    attempts: 2,
+    concurrency: 3,
+    logger: createLogger('rippled-source-test', 'warn', logged),
+  });
   const got: number[] = [];
   await t.rejects(
     (async () => {
@@ -173,6 +185,12 @@ t.test('a ledger with one altered transaction is refused, never yielded', async 
   );
   t.same(got, [FIRST, FIRST + 1, FIRST + 2], 'the ledgers before it, not it');
   t.equal(server.commands.filter((c) => c === `ledger ${bad}`).length, 2, 'fetched again before giving up');
+  const refusals = lines.map((l) => JSON.parse(l) as Json).filter((l) => l.msg === 'ledger refused, fetching it again');
+  t.match(
+    refusals,
+    [1, 2].map((attempt) => ({ what: `ledger ${bad}`, attempt, error: /the 8 transactions hash to/ })),
+    'each refusal logged with its reason',
+  );
 
   // Metadata changed, the transaction itself not: the tree no longer hashes to the header's root.
   server.tamper(FIRST + 4, (ledger) => {
