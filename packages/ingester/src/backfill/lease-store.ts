@@ -267,6 +267,17 @@ export class LeaseStore {
     return { plans: cancelled.length, chunks: doomed.length, live };
   }
 
+  /**
+   * Gives up a chunk claimed just as its plan was cancelled: deleted when no recorded plan has it
+   * (so a cancelled plan leaves no chunk behind), else handed back for the plan that shares it.
+   */
+  async abandon(held: HeldLease): Promise<void> {
+    const plans = await this.plans();
+    if (plans.some((p) => isChunkOf(p, held.lease)))
+      await this.release(held, held.lease.progress, held.lease.gaps ?? []);
+    else await this.engine.deleteIds('ingest-state', [chunkId(this.source, held.lease)]);
+  }
+
   /** Removes the plans named `name` from the source's plan (a compare-and-set, retried on conflict). */
   private async removePlans(name: string): Promise<{ cancelled: PlanEntry[]; remaining: PlanEntry[] } | undefined> {
     for (;;) {

@@ -136,6 +136,12 @@ export async function runBackfillWorker(options: BackfillWorkerOptions): Promise
       const { chunk, decision } = choice.next;
       const held = await store.claim(chunk, owner, leaseMs, { since, chunk: options.chunkLedgers });
       if (held === 'done' || held === 'busy') continue; // another worker was quicker: look again
+      if (!(await store.planned(range, options.chunkLedgers))) {
+        // Cancelled between the check above and the claim: the claim must not outlive the plan.
+        await store.abandon(held);
+        totals.cancelled = true;
+        break;
+      }
       if (decision === 'take-over') totals.takeovers += 1;
       await store.heartbeat({ owner, state: 'working', from: chunk.from, to: chunk.to, progress: held.lease.progress });
       const outcome = await workChunk(options, store, checkpoints, held, totals, refresh);
