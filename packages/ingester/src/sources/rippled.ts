@@ -183,13 +183,14 @@ export class RippledSource {
    * Ledgers from..to inclusive, in order, with up to `concurrency` requests in flight, each
    * verified (fetchLedger), and each one's parent_hash the hash of the ledger before it: a ledger
    * can match its own hashes and still belong to another chain. At a break both ledgers are
-   * fetched once more; a break that remains is a SourceError.
+   * fetched once more; a break that remains is a SourceError. `after`, the ledger just before
+   * `from` when the caller has it, is the first link.
    */
-  async *backfill(from: number, to: number): AsyncGenerator<LedgerInput> {
+  async *backfill(from: number, to: number, after?: LedgerInput): AsyncGenerator<LedgerInput> {
     const concurrency = Math.max(1, this.options.concurrency ?? 4);
     const inFlight: Promise<LedgerInput>[] = [];
     let next = from;
-    let previous: LedgerInput | undefined;
+    let previous = after?.ledger_index === from - 1 ? after : undefined;
     while (next <= to || inFlight.length > 0) {
       while (next <= to && inFlight.length < concurrency) {
         const pending = this.fetchLedger(next);
@@ -243,6 +244,8 @@ export class RippledSource {
    */
   async *live(after: number, signal?: AbortSignal): AsyncGenerator<LedgerInput> {
     let last = after;
+    // The last ledger yielded: the next one must name it as its parent.
+    let lastLedger: LedgerInput | undefined;
     let failures = 0;
     // A function, not a narrowed property: the signal changes while this generator waits.
     const aborted = (): boolean => signal?.aborted === true;
@@ -288,9 +291,10 @@ export class RippledSource {
             if (target <= last) continue;
             // A gap (first start, or ledgers missed while disconnected) is backfilled first.
             const from = last === 0 ? target : last + 1;
-            for await (const ledger of this.backfill(from, target)) {
+            for await (const ledger of this.backfill(from, target, lastLedger)) {
               yield ledger;
               last = ledger.ledger_index;
+              lastLedger = ledger;
             }
           }
         } finally {

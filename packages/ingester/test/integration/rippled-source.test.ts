@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
 import { CheckpointStore, IngestEngine, RippledSource, runPipeline, SourceError } from '../../src/index.js';
@@ -255,6 +256,64 @@ t.test('backfill: a ledger of another chain (its own hashes fine) breaks the par
   );
 });
 
+t.test('live: a ledger of another chain is never yielded; following stops there and says why', async (t) => {
+  const server = await replayServer(t);
+  server.validated = FIRST + 3;
+  const forked = FIRST + 5;
+  const header = { ...asServed(fixturePath(forked)), parent_hash: 'CD'.repeat(32) };
+  const hash = hashLedgerHeader(header);
+  server.tamper(forked, (ledger) => {
+    Object.assign(ledger, {
+      parent_hash: header.parent_hash,
+      parent_close_time: header.parent_close_time,
+      close_flags: header.close_flags,
+      ledger_hash: hash,
+      hash,
+    });
+  });
+  const warnings: Json[] = [];
+  const logged = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      warnings.push(
+        ...chunk
+          .toString()
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Json),
+      );
+      done();
+    },
+  });
+  const rippled = source(t, server.url, { attempts: 1, logger: createLogger('rippled-source-test', 'warn', logged) });
+  const controller = new AbortController();
+  const seen: number[] = [];
+  const done = (async () => {
+    for await (const ledger of rippled.live(FIRST, controller.signal)) {
+      seen.push(ledger.ledger_index);
+      if (ledger.ledger_index === FIRST + 3) {
+        server.announce(FIRST + 4);
+        server.announce(forked);
+      }
+    }
+  })();
+  for (let i = 0; i < 200 && !warnings.some((w) => w.msg === 'rippled stream interrupted'); i += 1) await sleep(25);
+  controller.abort();
+  await done;
+  t.same(
+    seen,
+    [1, 2, 3, 4].map((i) => FIRST + i),
+    'the ledgers before it, each once',
+  );
+  t.match(
+    warnings.find((w) => w.msg === 'rippled stream interrupted'),
+    {
+      error: new RegExp(
+        `^ledger ${forked} from \\S+ refused, the chain is broken: ledger ${forked} names parent ${'CD'.repeat(32)}`,
+      ),
+    },
+  );
+});
+
 t.test('every real fixture ledger served in binary verifies, except the two with edited metadata', async (t) => {
   const server = new ReplayRippled();
   // The .binary.json file is ledger 83258110 again, in a shape the server does not record.
@@ -317,7 +376,6 @@ t.test(
   'the CLI: backfill killed with SIGKILL at random moments, restarted, equals one uninterrupted run',
   async (t) => {
     const { spawn } = await import('node:child_process');
-    const { setTimeout: sleep } = await import('node:timers/promises');
     const { repoRoot } = await import('@xle/core');
     const server = await replayServer(t);
     const reference = await createTestIndices(t);
