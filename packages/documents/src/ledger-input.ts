@@ -2,7 +2,6 @@ import { decodeLedgerData } from 'ripple-binary-codec';
 import { decode, hashes } from 'xrpl';
 import { parseRippledTimeText, RIPPLE_EPOCH_OFFSET } from './time.js';
 import { isRecord, type Json } from './json.js';
-import { asRippledJson } from './rippled-json.js';
 
 /** One validated ledger in the single shape every transform reads, whatever its source. */
 export interface LedgerInput {
@@ -82,9 +81,8 @@ function normalizeTransaction(
   if (!isRecord(raw))
     throw new LedgerShapeError(`ledger ${ledgerIndex}: a transaction is not an object (not expanded?)`);
   if (typeof raw.tx_blob === 'string') {
-    const fields = asRippledJson(decode(raw.tx_blob) as Json, { transaction: true });
-    const meta =
-      typeof raw.meta === 'string' ? asRippledJson(decode(raw.meta) as Json, { transaction: false }) : raw.meta;
+    const fields = decode(raw.tx_blob) as Json;
+    const meta = typeof raw.meta === 'string' ? (decode(raw.meta) as Json) : raw.meta;
     const tx = { ...fields, hash: hashes.hashSignedTx(raw.tx_blob), metaData: meta };
     if (typeof raw.meta !== 'string') return { tx, dataApi: false };
     return { tx, dataApi: false, blob: { tx_blob: raw.tx_blob, meta: raw.meta } };

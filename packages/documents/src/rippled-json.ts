@@ -63,7 +63,8 @@ function rewrite(value: unknown, field: string | undefined): unknown {
 
 /**
  * A transaction (or its metadata) decoded from binary, written as a current rippled writes it in
- * JSON, so that a ledger fetched in binary indexes the same documents as the JSON answer did:
+ * JSON, so that a ledger fetched from rippled in binary indexes the same documents as its JSON
+ * answer did (ledger files are indexed as they are written):
  * UInt64 fields (OwnerNode, BookNode, ExchangeRate, ...) in lower case without leading zeros ("0",
  * "c80") where the codec writes 16 upper-case digits; token values in rippled's text; each path
  * step's `type`, which the codec leaves out; the zero

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as XrplClient, type LedgerStream } from 'xrpl';
 import type { Logger } from '@xle/core';
 import {
+  asRippledJson,
   checkLedgerChain,
   normalizeLedger,
   parseStatePage,
@@ -148,6 +149,8 @@ export class RippledSource {
         throw new LedgerRefusedError(`${verification.reason} (the ${verification.check} check)`);
       if (verification.status === 'cannot-check')
         throw new LedgerRefusedError(`it cannot be checked: ${verification.reason}`);
+      // Decoded as the codec writes; indexed as rippled's JSON answer was before (asRippledJson).
+      ledger.transactions = ledger.transactions.map((tx) => asRippledJson(tx, { transaction: true }));
       return ledger;
     });
   }
