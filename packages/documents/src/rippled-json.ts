@@ -29,9 +29,13 @@ function rippledValue(value: string): string {
   return `${n.isNegative() ? '-' : ''}${mantissa.toFixed(0)}e${offset}`;
 }
 
-/** A path step with rippled's `type`: which of account (0x01), currency (0x10), issuer (0x20) it has. */
-function pathStep(step: unknown): unknown {
-  if (!isRecord(step)) return step;
+/**
+ * A path step with rippled's `type`: which of account (0x01), currency (0x10), issuer (0x20) it
+ * has. Rippled before 2016 also wrote it as `type_hex`.
+ */
+function pathStep(raw: unknown): unknown {
+  if (!isRecord(raw)) return raw;
+  const { type_hex: _hex, ...step } = raw;
   const type =
     (step.account === undefined ? 0 : 0x01) |
     (step.currency === undefined ? 0 : 0x10) |
@@ -67,7 +71,7 @@ function rewrite(value: unknown, field: string | undefined): unknown {
  * answer did (ledger files are indexed as they are written):
  * UInt64 fields (OwnerNode, BookNode, ExchangeRate, ...) in lower case without leading zeros ("0",
  * "c80") where the codec writes 16 upper-case digits; token values in rippled's text; each path
- * step's `type`, which the codec leaves out; the zero
+ * step's `type`, which the codec leaves out (and no `type_hex`); the zero
  * account of a pseudo-transaction (UNLModify, EnableAmendment, SetFee) as "". Rippled before 2016
  * wrote UInt64 fields with 16 digits; a current server writes every ledger as here.
  */

@@ -35,6 +35,24 @@ t.test('binary decoded and rewritten reads as rippled wrote it', async (t) => {
   t.equal(checked, 14 + 22 + 83);
 });
 
+t.test('a 2015 answer rewritten reads as its binary decoded and rewritten', async (t) => {
+  // rippled of 2015 wrote UInt64 fields with 16 digits and path steps with `type_hex`.
+  const ledger = normalizeLedger(readFixture('ledgers/historical/rippled-historical-database/ledger-11119607.json'));
+  t.match(JSON.stringify(ledger.transactions), /"BookNode":"0000000000000000".*"type_hex"/);
+  for (const tx of ledger.transactions) {
+    const fields = serialized(tx);
+    t.same(
+      asRippledJson(decode(encode(fields)) as Json, { transaction: true }),
+      asRippledJson(fields, { transaction: true }),
+    );
+    const meta = tx.metaData as Json;
+    t.same(
+      asRippledJson(decode(encode(meta)) as Json, { transaction: false }),
+      asRippledJson(meta, { transaction: false }),
+    );
+  }
+});
+
 t.test('what is rewritten', async (t) => {
   t.same(
     asRippledJson(

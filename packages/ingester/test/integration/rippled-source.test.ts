@@ -36,12 +36,7 @@ function asServed(file: string): LedgerInput {
   const ledger = normalizeLedger(readFixture(file));
   const served = recoverLedgerHeader(ledger);
   if (served === undefined) throw new Error(`${file}: the header does not hash to its ledger_hash`);
-  served.transactions = served.transactions.map((recorded) => {
-    const tx = asRippledJson(recorded, { transaction: true });
-    if (Array.isArray(tx.Paths))
-      tx.Paths = (tx.Paths as Json[][]).map((path) => path.map(({ type_hex: _hex, ...step }) => step));
-    return tx;
-  });
+  served.transactions = served.transactions.map((tx) => asRippledJson(tx, { transaction: true }));
   return served;
 }
 
