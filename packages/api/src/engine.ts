@@ -103,9 +103,10 @@ export class Engine {
     return found;
   }
 
-  /** Opens a point in time over a kind's index or alias (a consistent view for a long walk). */
-  async openPit(kind: IndexKind, keepAlive: string): Promise<string> {
-    return (await this.client.openPointInTime({ index: this.index(kind), keep_alive: keepAlive })).id;
+  /** Opens a point in time over the indices or aliases of some kinds (a consistent view for a long walk). */
+  async openPit(kind: IndexKind | readonly IndexKind[], keepAlive: string): Promise<string> {
+    const kinds = typeof kind === 'string' ? [kind] : kind;
+    return (await this.client.openPointInTime({ index: kinds.map((k) => this.index(k)), keep_alive: keepAlive })).id;
   }
 
   /** Closes a point in time; one already expired or closed is no error. */

@@ -7,6 +7,7 @@ export const INDEX_KINDS = [
   'accounts',
   'activations',
   'objects',
+  'deletions',
   'nfts',
   'tokens',
   'amendments',

@@ -110,6 +110,8 @@ export {
   validateNameRecords,
 } from './names/well-known.js';
 export { ActivationEnricher, activationRecords } from './pipeline/activations.js';
+export { BatchSink } from './pipeline/sink.js';
+export { DeletionGuards, GUARD_WINDOW_MS } from './pipeline/deletions.js';
 export { type BatchContext, type LedgerWrites, ledgerWrites } from './pipeline/batch.js';
 export {
   addToRanges,

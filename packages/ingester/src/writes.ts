@@ -23,6 +23,13 @@ export interface WriteOp {
   range?: { kind: RangedKind; ledgerIndex: number };
   /** Write only if absent (a copy that must not overwrite newer writes): an existing document is a 409, superseded. */
   create?: true;
+  /**
+   * Delete the document at `version` (external): a newer one stays (409, superseded), a missing
+   * one is no error. `doc` is not sent.
+   */
+  delete?: true;
+  /** Written, and acknowledged, before the other writes of its batch (records the others rely on). */
+  first?: true;
   /** Account activation carried by this write, re-applied if a newer state already exists. */
   activation?: AccountActivation;
 }

@@ -66,7 +66,10 @@ function serialise(ops: WriteOp[]): string[] {
   const bodies: string[] = [];
   let current = '';
   for (const op of ops) {
-    current += `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
+    current +=
+      op.delete === true
+        ? `${JSON.stringify(bulkAction(op))}\n`
+        : `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
     if (current.length >= FLUSH_BYTES) {
       bodies.push(current);
       current = '';

@@ -176,7 +176,10 @@ async function sampleRatio(transactions: number): Promise<{ raw: number; ours: n
     let body = '';
     // Ours writes each batch's activation records too (before its documents): so does raw.
     for (const op of [...activationRecords(ops, rawEngine.index('activations')), ...ops]) {
-      body += `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
+      body +=
+        op.delete === true
+          ? `${JSON.stringify(bulkAction(op))}\n`
+          : `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
       if (body.length >= 5_000_000) {
         bodies.push(body);
         body = '';

@@ -84,7 +84,8 @@ export async function exportStream(
 ): Promise<Readable> {
   const walk = await exportWalk(engine, kind, request);
   const scope = scopeOf(kind, walk.from, walk.to);
-  let pit = await engine.openPit(kind, KEEP_ALIVE);
+  // A deleted ledger object is no longer in objects: its guard (deletions) is its tombstone line.
+  let pit = await engine.openPit(kind === 'objects' ? ['objects', 'deletions'] : kind, KEEP_ALIVE);
   const page = async (after: estypes.FieldValue[] | undefined): Promise<RawHits> => {
     const request = buildExportPage(kind, walk, { id: pit, keep_alive: KEEP_ALIVE }, EXPORT_PAGE, after);
     const hits = readRawHits(await engine.searchPitRaw(request, RAW_HITS_FILTER, signal));

@@ -98,7 +98,7 @@ export function layoutOf(config: Pick<Config, 'es'>): IndexLayout {
 function layoutSettings(kind: IndexKind, layout: IndexLayout): TemplateBody {
   const shards = isRangedKind(kind)
     ? layout.shards
-    : kind === 'objects' || kind === 'accounts' || kind === 'activations' || kind === 'nfts'
+    : kind === 'objects' || kind === 'accounts' || kind === 'activations' || kind === 'deletions' || kind === 'nfts'
       ? layout.stateShards
       : 1;
   const replicas =

@@ -10,13 +10,14 @@ export type { WriteOp, WriteOptions, WriteResult };
  * The bulk action line of a write: its index, id and, for ledger state, its external version; a
  * write-once op (`create`) is refused with a 409 when the document exists, counted as superseded.
  */
-export function bulkAction(op: WriteOp): { index: Json } | { create: Json } {
+export function bulkAction(op: WriteOp): { index: Json } | { create: Json } | { delete: Json } {
   const meta: Json = { _index: op.index, _id: op.id };
   if (op.range !== undefined) meta.require_alias = true;
   if (op.version !== undefined) {
     meta.version = op.version;
     meta.version_type = op.versionType ?? 'external';
   }
+  if (op.delete === true) return { delete: meta };
   return op.create === true ? { create: meta } : { index: meta };
 }
 
@@ -109,14 +110,16 @@ export async function writeOps(
         refreshOnCompletion: false,
         // Only what is needed to account for every item: the full answer is several times larger to parse.
         filter_path: 'errors,items.*.status,items.*.error',
-        onDocument: (op) => [bulkAction(op), op.json ?? op.doc] as never,
+        onDocument: (op) => (op.delete === true ? bulkAction(op) : [bulkAction(op), op.json ?? op.doc]) as never,
         onDrop: (dropped) => {
           type Meta = { _index: string; _id: string; version?: number };
-          const operation = dropped.operation as { index?: Meta; create?: Meta };
-          const action = operation.index ?? operation.create;
+          const operation = dropped.operation as { index?: Meta; create?: Meta; delete?: Meta };
+          const action = operation.index ?? operation.create ?? operation.delete;
           byKey ??= new Map(ops.map((op) => [key(op.index, op.id, op.version), op]));
           const op = byKey.get(key(action?._index, action?._id, action?.version));
           if (op === undefined) return;
+          // Deleting what is not there (never written, or deleted already) leaves what was asked.
+          if (op.delete === true && dropped.status === 404) return;
           if (dropped.status === 409) result.superseded.push(op);
           else if (isTransientStatus(dropped.status) && !lastChance) again.push(op);
           else refused.push({ op, status: dropped.status, error: (dropped.error ?? {}) as Json });

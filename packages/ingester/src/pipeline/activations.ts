@@ -1,5 +1,5 @@
 import type { AccountActivation, Json } from '@xle/documents';
-import type { WriteOp, WriteOptions, WriteResult } from '../writes.js';
+import type { WriteOp, WriteResult } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 
 /** Rewrites of accounts whose newer state keeps conflicting are given up after this many rounds. */
@@ -48,20 +48,10 @@ export class ActivationEnricher {
   }
 
   /**
-   * The sink of a batch whose account writes went through `enrich`: activation records first,
-   * then every write, then the two additions of the rule above.
+   * After a batch whose account writes went through `enrich` is written (its activation records,
+   * `activationRecords`, first: see BatchSink): the two additions of the rule above.
    */
-  async write(ops: readonly WriteOp[], options?: WriteOptions): Promise<WriteResult> {
-    const records = activationRecords(ops, this.engine.index('activations'));
-    let recordDeadLetters = 0;
-    if (records.length > 0) {
-      const written = await this.engine.write(records, options);
-      recordDeadLetters = written.deadLetters;
-      // A record refused for good must not be followed by account writes that rely on it.
-      if (written.deadLetters > 0)
-        throw new Error(`${written.deadLetters} activation records could not be written (see dead-letters)`);
-    }
-    const result = await this.engine.write(ops, options);
+  async afterWrite(ops: readonly WriteOp[], result: WriteResult): Promise<void> {
     const superseded = new Set(result.superseded);
     // (1) Activations this batch carries, added to newer account states it met.
     await this.reapply(result.superseded.filter((op) => op.activation !== undefined));
@@ -78,7 +68,6 @@ export class ActivationEnricher {
       }
       await this.reapply(late);
     }
-    return { ...result, deadLetters: result.deadLetters + recordDeadLetters };
   }
 
   /** The activation records of some addresses, as the engine holds them now (realtime). */

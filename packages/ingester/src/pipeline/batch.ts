@@ -10,7 +10,7 @@ import {
 import type { WriteOp } from '../writes.js';
 
 /** The indices of current state: ledger objects, accounts and NFTokens, written with external versions. */
-export type StateKind = 'objects' | 'accounts' | 'nfts';
+export type StateKind = 'objects' | 'accounts' | 'nfts' | 'deletions';
 
 export interface BatchContext {
   /** The index a ledger-state document is written to. */
@@ -26,6 +26,31 @@ export interface LedgerWrites {
   writes: WriteOp[];
   /** Account writes: the enrich stage adds activation fields to them before they are written. */
   accounts: WriteOp[];
+}
+
+/**
+ * The writes of one ledger-object change (pure): its document, or for a deleted entry its guard
+ * (written first) and the delete of its document, both at the version of the deleting change.
+ * The objects index holds live entries only; see deletions.ts for what the guard protects.
+ */
+export function objectWrites(
+  change: { id: string; version: number; doc: Json },
+  ledgerIndex: number,
+  index: (kind: StateKind) => string,
+): WriteOp[] {
+  if (change.doc.deleted !== true)
+    return [{ index: index('objects'), id: change.id, doc: change.doc, version: change.version, ledgerIndex }];
+  return [
+    {
+      index: index('deletions'),
+      id: change.id,
+      doc: { index: change.id, LedgerEntryType: change.doc.LedgerEntryType, ledger_index: ledgerIndex, deleted: true },
+      version: change.version,
+      ledgerIndex,
+      first: true,
+    },
+    { index: index('objects'), id: change.id, doc: change.doc, version: change.version, ledgerIndex, delete: true },
+  ];
 }
 
 /**
@@ -60,14 +85,7 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
     });
     const dated = { ...tx, _date: doc._date };
     const changes = stateChanges(dated, ledger.ledger_index);
-    for (const change of changes.objects)
-      writes.push({
-        index: context.index('objects'),
-        id: change.id,
-        doc: change.doc,
-        version: change.version,
-        ledgerIndex: ledger.ledger_index,
-      });
+    for (const change of changes.objects) writes.push(...objectWrites(change, ledger.ledger_index, context.index));
     // Only a transaction that names an NFToken can have changed one (most name none).
     for (const change of doc._nftokens === undefined ? [] : nftChanges(dated, ledger.ledger_index))
       writes.push({

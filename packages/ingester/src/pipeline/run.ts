@@ -3,7 +3,8 @@ import type { IndexKind } from '@xle/core';
 import type { LedgerInput } from '@xle/documents';
 import type { WriteOp, WriteResult } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
-import { ActivationEnricher } from './activations.js';
+import type { ActivationEnricher } from './activations.js';
+import { BatchSink } from './sink.js';
 import { ledgerWrites, type BatchContext } from './batch.js';
 import { CheckpointStore, type Checkpoint } from './checkpoint.js';
 
@@ -23,6 +24,7 @@ export const LEDGER_KINDS: readonly IndexKind[] = [
   'objects',
   'accounts',
   'activations',
+  'deletions',
   'nfts',
   'dead-letters',
   'ingest-state',
@@ -112,10 +114,11 @@ export async function runPipeline(
   checkpoints: CheckpointStore,
   options: PipelineOptions = {},
 ): Promise<IngestTotals> {
-  const activations = new ActivationEnricher(engine);
+  const sink = new BatchSink(engine);
+  const activations = sink.activations;
   const networkId = options.networkId ?? 0;
-  /** The sink stage: a batch's writes, joined with the account activations (see activations.ts). */
-  const writeBatch = (ops: WriteOp[]): Promise<WriteResult> => activations.write(ops);
+  /** The sink stage: records first, writes as the deletion guards allow, activations joined (sink.ts). */
+  const writeBatch = (ops: WriteOp[]): Promise<WriteResult> => sink.write(ops);
   const maxLedgers = options.batchLedgers ?? 50;
   const maxTransactions = options.batchTransactions ?? 2000;
   const totals: IngestTotals = { ledgers: 0, transactions: 0, documents: 0, superseded: 0, deadLetters: 0 };

@@ -10,8 +10,9 @@ import {
 } from '@xle/documents';
 import type { WriteOp } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
-import type { StateKind } from '../pipeline/batch.js';
-import { ActivationEnricher } from '../pipeline/activations.js';
+import { objectWrites, type StateKind } from '../pipeline/batch.js';
+import { BatchSink } from '../pipeline/sink.js';
+import { DeletionGuards } from '../pipeline/deletions.js';
 
 /**
  * Seeding the ledger-object and account indices from a state snapshot: every ledger entry of a
@@ -78,7 +79,7 @@ export async function seedState(
   engine: IngestEngine,
   options: SeedOptions = {},
 ): Promise<SeedResult> {
-  const activations = new ActivationEnricher(engine);
+  const sink = new BatchSink(engine);
   let ledger: number | undefined;
   let entries = 0;
   let superseded = 0;
@@ -92,8 +93,8 @@ export async function seedState(
     whole ||= page.whole;
     more = page.marker !== undefined;
     const { objects, accounts } = snapshotOps(page, (kind) => engine.index(kind));
-    await activations.enrich(accounts);
-    const result = await activations.write([...objects, ...accounts]);
+    await sink.activations.enrich(accounts);
+    const result = await sink.write([...objects, ...accounts]);
     entries += page.entries.length;
     superseded += result.superseded.length;
     deadLetters += result.deadLetters;
@@ -102,7 +103,7 @@ export async function seedState(
   if (ledger === undefined) throw new LedgerShapeError('no state entries to seed');
   // ledger_data read to its last page (no marker) is the whole state as well.
   whole ||= !more;
-  await engine.refresh(['objects', 'accounts', 'nfts', 'dead-letters']);
+  await engine.refresh(['objects', 'deletions', 'accounts', 'nfts', 'dead-letters']);
   let removed = 0;
   if (whole && deadLetters === 0) {
     const retired = await tombstoneAbsent(engine, ledger);
@@ -166,18 +167,24 @@ async function tombstoneAbsent(
     const ops: WriteOp[] = [];
     for await (const hit of engine.scan<Json>(kind, request)) {
       if (hit._source === undefined || hit._id === undefined) continue;
-      ops.push({
-        index,
-        id: hit._id,
-        doc: { ...hit._source, ...gone, [field]: ledger },
-        version,
-        ledgerIndex: ledger,
-      });
+      const doc = { ...hit._source, ...gone, [field]: ledger };
+      // A ledger object gone is deleted behind its guard (see pipeline/deletions.ts).
+      if (kind === 'objects') ops.push(...objectWrites({ id: hit._id, version, doc }, ledger, (k) => engine.index(k)));
+      else ops.push({ index, id: hit._id, doc, version, ledgerIndex: ledger });
     }
     if (ops.length === 0) continue;
-    const result = await engine.write(ops);
+    const guards = ops.filter((op) => op.first === true);
+    if (guards.length > 0) {
+      const written = await engine.write(guards);
+      if (written.deadLetters > 0) throw new Error(`${written.deadLetters} deletion guards could not be written`);
+    }
+    const retiring = ops.filter((op) => op.first !== true);
+    const result = await engine.write(retiring);
+    // A newer state written meanwhile keeps the object: its guard goes (pipeline/deletions.ts, rule 4).
+    const stale = await new DeletionGuards(engine).staleGuards(new Map(), result.superseded);
+    if (stale.length > 0) await engine.write(stale);
     // A tombstone refused and dead-lettered did not retire anything: it is counted as such.
-    removed += ops.length - result.superseded.length - result.deadLetters;
+    removed += retiring.length - result.superseded.length - result.deadLetters;
     deadLetters += result.deadLetters;
   }
   return { removed, deadLetters };

@@ -9,7 +9,7 @@ import { CheckpointStore, IngestEngine, LEDGER_KINDS, runPipeline } from '../../
 import { createTestIndices, indexContent, listFixtureLedgers, readFixture, type TestIndices } from '@xle/test-helpers';
 import { normalizeLedger, type Json, type LedgerInput } from '@xle/documents';
 
-const KINDS: IndexKind[] = ['ledgers', 'transactions', 'objects', 'accounts'];
+const KINDS: IndexKind[] = ['ledgers', 'transactions', 'objects', 'deletions', 'accounts', 'activations'];
 const ledgers: LedgerInput[] = listFixtureLedgers().map((file) => normalizeLedger(readFixture(file)));
 /** The xrpl4j test ledgers whose metadata was edited: `ingest file` refuses them (ledger-verify). */
 const EDITED = [87704323, 90150378];
@@ -56,7 +56,14 @@ t.test('every fixture ledger ingests; order and replays do not change the result
   const first = await contents(forward);
   t.equal(first.ledgers?.count, 61);
   t.equal(first.transactions?.count, 1236);
-  t.ok((first.objects?.count ?? 0) > 4000, `${first.objects?.count} ledger objects`);
+  // Live entries only: a deleted one leaves a guard in `deletions`, not a tombstone (pipeline/deletions.ts).
+  t.ok((first.objects?.count ?? 0) > 1800, `${first.objects?.count} live ledger objects`);
+  t.ok((first.deletions?.count ?? 0) > 2000, `${first.deletions?.count} deletion guards`);
+  const tombstones = await forward.client.count({
+    index: indexName(forward.naming, 'objects'),
+    query: { term: { deleted: true } },
+  });
+  t.equal(tombstones.count, 0, 'no deleted entry in objects');
   t.ok((first.accounts?.count ?? 0) > 400, `${first.accounts?.count} accounts`);
 
   const replay = await ingest(forward, ledgers);

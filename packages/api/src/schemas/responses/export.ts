@@ -45,7 +45,8 @@ export const EXPORT_LINES = {
       LedgerEntryType: Type.String(),
       ledger_index: UInt('Ledger of its last change.'),
       deleted: Type.Boolean({
-        description: 'True for an entry deleted in that ledger (kept so a replay cannot bring it back).',
+        description:
+          'True for an entry deleted in that ledger: its tombstone carries only index, LedgerEntryType and ledger_index (the guard that keeps a replay from bringing it back).',
       }),
       _cursor: Cursor,
     },

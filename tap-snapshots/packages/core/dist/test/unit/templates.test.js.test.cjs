@@ -32,6 +32,10 @@ Array [
     "name": "xrpl-mainnet-dead-letters",
   },
   Object {
+    "hash": "fa9bc810c2c8fd80",
+    "name": "xrpl-mainnet-deletions",
+  },
+  Object {
     "hash": "008504896e465eee",
     "name": "xrpl-mainnet-facts",
   },
@@ -72,7 +76,7 @@ Array [
     "name": "xrpl-mainnet-nodes",
   },
   Object {
-    "hash": "bf4d1f5662a69d74",
+    "hash": "9f6c502d7a836ff4",
     "name": "xrpl-mainnet-objects",
   },
   Object {
