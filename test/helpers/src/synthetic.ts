@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeAccountID, encodeAccountID, isValidClassicAddress } from 'ripple-address-codec';
 import { encode } from 'ripple-binary-codec';
 import { hashes } from 'xrpl';
-import type { Json, LedgerInput } from '@xle/documents';
+import { asRippledJson, type Json, type LedgerInput } from '@xle/documents';
 
 /**
  * Deterministic synthetic ledgers at any size, made from the real fixture ledgers, for the scale
@@ -280,8 +280,11 @@ export function syntheticLedgers(templates: readonly LedgerInput[], options: Syn
     hashed: true,
     ...options,
   };
+  // Written as a current rippled writes JSON (asRippledJson), as the source gives every ledger it
+  // fetches in binary: a set fed to the pipeline directly and the same set served by the replay
+  // server then index the same documents.
   const sources = templates
-    .flatMap((ledger) => ledger.transactions)
+    .flatMap((ledger) => ledger.transactions.map((tx) => asRippledJson(tx, { transaction: true })))
     .filter((tx) => tx.Account !== ACCOUNT_ZERO && tx.metaData !== undefined && (!settings.hashed || encodable(tx)));
   const fixed = fixedAddresses(sources);
   const prepared = sources.map((tx) => makeTemplate(tx, fixed));
