@@ -243,16 +243,7 @@ export class LeaseStore {
     for (const plan of cancelled) {
       const hits = this.engine.scan<ChunkLease>('ingest-state', {
         size: 1000,
-        query: {
-          bool: {
-            filter: [
-              { term: { kind: 'chunk' } },
-              { term: { source: this.source } },
-              { range: { from: { gte: plan.from } } },
-              { range: { to: { lte: plan.to } } },
-            ],
-          },
-        },
+        query: { bool: { filter: this.chunksWithin(plan) } },
         sort: [{ from: 'asc' }, { to: 'asc' }],
       });
       for await (const hit of hits) {
@@ -292,6 +283,16 @@ export class LeaseStore {
     }
   }
 
+  /** Filters for this source's chunk documents inside a plan's range. */
+  private chunksWithin(plan: { from: number; to: number }): Record<string, unknown>[] {
+    return [
+      { term: { kind: 'chunk' } },
+      { term: { source: this.source } },
+      { range: { from: { gte: plan.from } } },
+      { range: { to: { lte: plan.to } } },
+    ];
+  }
+
   /**
    * The chunk documents of one plan: in its range, cut by its chunk size (or its own clipped ends),
    * not the clipped ends of another plan of the same chunk size. A chunk document written before
@@ -306,12 +307,7 @@ export class LeaseStore {
       .map((c) => chunkId(this.source, c));
     return {
       bool: {
-        filter: [
-          { term: { kind: 'chunk' } },
-          { term: { source: this.source } },
-          { range: { from: { gte: plan.from } } },
-          { range: { to: { lte: plan.to } } },
-        ],
+        filter: this.chunksWithin(plan),
         should: [
           { term: { chunk: plan.chunk } },
           { bool: { must_not: [{ exists: { field: 'chunk' } }] } },

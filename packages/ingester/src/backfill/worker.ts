@@ -76,6 +76,23 @@ export interface WorkerTotals {
   error?: string;
 }
 
+/** The totals of a worker that has done nothing yet. */
+export function workerTotals(owner: string): WorkerTotals {
+  return {
+    owner,
+    chunks: 0,
+    takeovers: 0,
+    ledgers: 0,
+    documents: 0,
+    deadLetters: 0,
+    lost: 0,
+    gaps: 0,
+    filled: 0,
+    finished: false,
+    cancelled: false,
+  };
+}
+
 /**
  * One backfill worker: leases chunks of the range from the engine, one at a time (starting at its
  * own share of the range, preferring range indices no other worker writes), indexes each through
@@ -95,19 +112,7 @@ export async function runBackfillWorker(options: BackfillWorkerOptions): Promise
   const store = new LeaseStore(engine, options.source, now);
   const checkpoints = new CheckpointStore(engine, options.source);
   const refresh = new BackfillRefresh(options, store);
-  const totals: WorkerTotals = {
-    owner,
-    chunks: 0,
-    takeovers: 0,
-    ledgers: 0,
-    documents: 0,
-    deadLetters: 0,
-    lost: 0,
-    gaps: 0,
-    filled: 0,
-    finished: false,
-    cancelled: false,
-  };
+  const totals = workerTotals(owner);
   const stopped = (): boolean => options.signal?.aborted === true;
   try {
     await store.recordPlan(range, options.chunkLedgers);

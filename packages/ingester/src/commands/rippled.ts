@@ -3,7 +3,7 @@ import { abortOnSignals, InvalidOptionError, type Config, type Logger } from '@x
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { CheckpointStore, type LedgerRange } from '../pipeline/checkpoint.js';
 import { runPipeline } from '../pipeline/run.js';
-import { runBackfillWorker, type WorkerTotals } from '../backfill/worker.js';
+import { runBackfillWorker, workerTotals, type WorkerTotals } from '../backfill/worker.js';
 import { LeaseStore } from '../backfill/lease-store.js';
 import { RippledSource } from '../sources/rippled.js';
 import { refuseRange, sourceLedgers } from '../sources/rippled-ledgers.js';
@@ -136,20 +136,7 @@ export async function backfillFromRippled(
 
 /** The totals of a worker that threw (runBackfillWorker answers its failures; this is for anything else). */
 function failedWorker(owner: string, reason: unknown): WorkerTotals {
-  return {
-    owner,
-    chunks: 0,
-    takeovers: 0,
-    ledgers: 0,
-    documents: 0,
-    deadLetters: 0,
-    lost: 0,
-    gaps: 0,
-    filled: 0,
-    finished: false,
-    cancelled: false,
-    error: reason instanceof Error ? reason.message : String(reason),
-  };
+  return { ...workerTotals(owner), error: reason instanceof Error ? reason.message : String(reason) };
 }
 
 /**
