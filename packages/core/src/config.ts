@@ -82,7 +82,8 @@ export const ConfigSchema = Type.Object(
         backfillRefresh: Type.String({
           default: '30s',
           pattern: '^(-1|[1-9][0-9]*(ms|s|m))$',
-          description: 'Refresh interval of the range indices a backfill writes, until it is done (then 1s).',
+          description:
+            'Refresh interval of the range indices a backfill writes, and of the state indices unless live is running, until it is done (then 1s).',
         }),
       },
       { additionalProperties: false, default: {} },
