@@ -1,6 +1,15 @@
 // The ingester: sources (files, rippled) → transform → enrich → write-only sink, state seeding,
 // the derived-data jobs, the imports and the validators consumer; the engine module is engine/.
-export { bulkAction, type WriteOp, writeOps, type WriteOptions, type WriteResult } from './engine/bulk-writer.js';
+export {
+  bulkAction,
+  bulkLines,
+  type BulkItem,
+  firstRefusal,
+  type WriteOp,
+  writeOps,
+  type WriteOptions,
+  type WriteResult,
+} from './engine/bulk-writer.js';
 export { IngestEngine, type VersionedDocument, type WriteTag } from './engine/ingest-engine.js';
 export { deriveLedgers } from './input/derive-ledgers.js';
 export {

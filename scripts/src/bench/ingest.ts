@@ -31,7 +31,9 @@ import type { LedgerInput } from '@xle/documents';
 import {
   ActivationEnricher,
   activationRecords,
-  bulkAction,
+  bulkLines,
+  firstRefusal,
+  type BulkItem,
   CheckpointStore,
   deriveLedgers,
   IngestEngine,
@@ -66,10 +68,7 @@ function serialise(ops: WriteOp[]): string[] {
   const bodies: string[] = [];
   let current = '';
   for (const op of ops) {
-    current +=
-      op.delete === true
-        ? `${JSON.stringify(bulkAction(op))}\n`
-        : `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
+    current += bulkLines(op);
     if (current.length >= FLUSH_BYTES) {
       bodies.push(current);
       current = '';
@@ -88,13 +87,11 @@ async function sendRaw(c: Client, bodies: string[]): Promise<void> {
       const answer = (await c.transport.request(
         { method: 'POST', path: '/_bulk', body, querystring: { filter_path: 'errors,items.*.status,items.*.error' } },
         { headers: { 'content-type': 'application/x-ndjson' } },
-      )) as { errors?: boolean; items?: Record<string, { status: number; error?: unknown }>[] };
-      // 409: two requests in flight wrote one ledger object at two versions and the older arrived
-      // second; the engine kept the newer, as it does for ours (counted there as superseded).
-      const refused = (answer.items ?? [])
-        .flatMap((item) => Object.values(item))
-        .filter((r) => r.status >= 300 && r.status !== 409);
-      if (refused.length > 0) throw new Error(`the raw side was refused documents: ${JSON.stringify(refused[0])}`);
+      )) as { errors?: boolean; items?: BulkItem[] };
+      // As ours takes them: a 409 (two requests in flight wrote one ledger object at two versions
+      // and the older arrived second) is superseded, a delete of an absent document is done.
+      const refused = firstRefusal(answer.items);
+      if (refused !== undefined) throw new Error(`the raw side was refused documents: ${JSON.stringify(refused)}`);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));

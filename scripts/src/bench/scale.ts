@@ -35,7 +35,9 @@ import type { LedgerInput } from '@xle/documents';
 import {
   ActivationEnricher,
   activationRecords,
-  bulkAction,
+  bulkLines,
+  firstRefusal,
+  type BulkItem,
   CheckpointStore,
   IngestEngine,
   JOB_NAMES,
@@ -176,10 +178,7 @@ async function sampleRatio(transactions: number): Promise<{ raw: number; ours: n
     let body = '';
     // Ours writes each batch's activation records too (before its documents): so does raw.
     for (const op of [...activationRecords(ops, rawEngine.index('activations')), ...ops]) {
-      body +=
-        op.delete === true
-          ? `${JSON.stringify(bulkAction(op))}\n`
-          : `${JSON.stringify(bulkAction(op))}\n${op.json ?? JSON.stringify(op.doc)}\n`;
+      body += bulkLines(op);
       if (body.length >= 5_000_000) {
         bodies.push(body);
         body = '';
@@ -201,11 +200,9 @@ async function sampleRatio(transactions: number): Promise<{ raw: number; ours: n
               querystring: { filter_path: 'items.*.status,items.*.error' },
             },
             { headers: { 'content-type': 'application/x-ndjson' } },
-          )) as { items?: Record<string, { status: number; error?: unknown }>[] };
-          // 409: an older version of an object arrived after a newer one, superseded as in ours.
-          const refused = answer.items
-            ?.map((item) => Object.values(item)[0])
-            .find((item) => item !== undefined && item.status >= 300 && item.status !== 409);
+          )) as { items?: BulkItem[] };
+          // As ours takes them: a 409 is superseded, a delete of an absent document is done.
+          const refused = firstRefusal(answer.items);
           if (refused !== undefined)
             throw new Error(`the raw side was refused documents: ${JSON.stringify(refused.error)}`);
         }

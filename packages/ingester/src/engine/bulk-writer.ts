@@ -21,6 +21,27 @@ export function bulkAction(op: WriteOp): { index: Json } | { create: Json } | { 
   return op.create === true ? { create: meta } : { index: meta };
 }
 
+/** One write as `_bulk` NDJSON lines: its action, then its document (a delete has none). */
+export function bulkLines(op: WriteOp): string {
+  const action = `${JSON.stringify(bulkAction(op))}\n`;
+  return op.delete === true ? action : `${action}${op.json ?? JSON.stringify(op.doc)}\n`;
+}
+
+/** One item of a `_bulk` answer: its action and outcome. */
+export type BulkItem = Record<string, { status: number; error?: unknown }>;
+
+/**
+ * The first item of a `_bulk` answer that the writer would count as refused: not a 409 (a newer
+ * version is there: superseded) nor a delete of a document that is not there (404: already gone).
+ */
+export function firstRefusal(items: readonly BulkItem[] | undefined): { status: number; error?: unknown } | undefined {
+  for (const item of items ?? [])
+    for (const [action, outcome] of Object.entries(item))
+      if (outcome.status >= 300 && outcome.status !== 409 && !(action === 'delete' && outcome.status === 404))
+        return outcome;
+  return undefined;
+}
+
 interface Refusal {
   op: WriteOp;
   status: number;
