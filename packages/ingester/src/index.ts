@@ -121,7 +121,7 @@ export {
 export { ActivationEnricher, activationRecords } from './pipeline/activations.js';
 export { BatchSink } from './pipeline/sink.js';
 export { DeletionGuards, GUARD_WINDOW_MS } from './pipeline/deletions.js';
-export { type BatchContext, type LedgerWrites, ledgerWrites } from './pipeline/batch.js';
+export { type BatchContext, type LedgerWrites, ledgerWrites, newestWrites } from './pipeline/batch.js';
 export {
   addToRanges,
   type Checkpoint,
@@ -171,6 +171,7 @@ export {
   type IngestTotals,
   LEDGER_KINDS,
   type PipelineOptions,
+  ledgerBatches,
   prepareBatch,
   runPipeline,
 } from './pipeline/run.js';

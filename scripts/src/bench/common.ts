@@ -21,7 +21,17 @@ import {
   type IndexNaming,
 } from '@xle/core';
 import { normalizeLedger, type LedgerInput } from '@xle/documents';
-import { ActivationEnricher, IngestEngine, listLedgerFiles, prepareBatch } from '@xle/ingester';
+import {
+  ActivationEnricher,
+  activationRecords,
+  type BulkItem,
+  bulkLines,
+  firstRefusal,
+  IngestEngine,
+  ledgerBatches,
+  listLedgerFiles,
+  prepareBatch,
+} from '@xle/ingester';
 import { listeningUrl } from '@xle/test-helpers';
 
 /**
@@ -290,4 +300,60 @@ export async function loadGeneratedTransactions(client: Client, naming: IndexNam
   process.stdout.write(
     `\r  loaded ${count.toLocaleString('en')} documents in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
   );
+}
+
+/**
+ * The raw side of an ingest comparison, built before its clock starts: the documents the pipeline
+ * writes for `ledgers` (its own batches, transforms and activation lookups against `engine`'s
+ * indices), with each batch's activation records, as `_bulk` NDJSON bodies of about `flushBytes`
+ * (the writer's default, 5 MB).
+ */
+export async function rawBulkBodies(
+  engine: IngestEngine,
+  ledgers: readonly LedgerInput[],
+  flushBytes = 5_000_000,
+): Promise<{ bodies: string[]; documents: number }> {
+  async function* source(): AsyncGenerator<LedgerInput> {
+    yield* ledgers;
+  }
+  const activations = new ActivationEnricher(engine);
+  const bodies: string[] = [];
+  let body = '';
+  let documents = 0;
+  for await (const batch of ledgerBatches(source())) {
+    const ops = await prepareBatch(batch, engine, activations, 0);
+    documents += ops.length;
+    // Ours writes each batch's activation records first: so does raw.
+    for (const op of [...activationRecords(ops, engine.index('activations')), ...ops]) {
+      body += bulkLines(op);
+      if (body.length >= flushBytes) {
+        bodies.push(body);
+        body = '';
+      }
+    }
+  }
+  if (body !== '') bodies.push(body);
+  return { bodies, documents };
+}
+
+/**
+ * Sends prebuilt `_bulk` bodies with `concurrency` requests in flight (the writer's default, 2),
+ * and takes the answers as the writer does: a 409 is superseded, a delete of an absent document is
+ * done, any other refusal stops the run.
+ */
+export async function sendRawBulk(client: Client, bodies: readonly string[], concurrency = 2): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < bodies.length) {
+      const body = bodies[next] as string;
+      next += 1;
+      const answer = (await client.transport.request(
+        { method: 'POST', path: '/_bulk', body, querystring: { filter_path: 'errors,items.*.status,items.*.error' } },
+        { headers: { 'content-type': 'application/x-ndjson' } },
+      )) as { items?: BulkItem[] };
+      const refused = firstRefusal(answer.items);
+      if (refused !== undefined) throw new Error(`the raw side was refused documents: ${JSON.stringify(refused)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
 }

@@ -3,6 +3,7 @@
  * Ingest throughput, ours against the engine's own raw `_bulk` for the same documents, in one run:
  *
  *   pnpm bench:ingest [--ledgers N] [--rounds R] [--warmup W] [--placement shared|split|both]
+ *                     [--refresh backfill|live|both]
  *
  * The data: ledgers derived from the real fixture ledgers (new indices, hashes and times).
  * - raw:  the exact documents our sink writes, built and serialised before the clock starts, sent
@@ -18,42 +19,21 @@
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { readFileSync } from 'node:fs';
-import {
-  createEngineClient,
-  createLogger,
-  deleteTemplatesAndIndices,
-  loadConfig,
-  repoRoot,
-  type Client,
-} from '@xle/core';
+import { existsSync, readFileSync } from 'node:fs';
+import { createEngineClient, createLogger, deleteTemplatesAndIndices, loadConfig, type IndexNaming } from '@xle/core';
+import { pidFile, recordedCluster } from '@xle/engine';
 import type { LedgerInput } from '@xle/documents';
-import {
-  ActivationEnricher,
-  activationRecords,
-  bulkLines,
-  firstRefusal,
-  type BulkItem,
-  CheckpointStore,
-  deriveLedgers,
-  IngestEngine,
-  prepareBatch,
-  runPipeline,
-  type WriteOp,
-} from '@xle/ingester';
-import { fixtureLedgers, freshIndices, numericOptions } from './common.js';
+import { CheckpointStore, deriveLedgers, IngestEngine, runPipeline } from '@xle/ingester';
+import { fixtureLedgers, freshIndices, numericOptions, rawBulkBodies, sendRawBulk } from './common.js';
 
 const { numbers, strings } = numericOptions(
-  'pnpm bench:ingest [--ledgers N] [--rounds R] [--warmup W] [--placement shared|split|both]',
+  'pnpm bench:ingest [--ledgers N] [--rounds R] [--warmup W] [--placement shared|split|both] [--refresh backfill|live|both]',
   { ledgers: 1500, rounds: 3, warmup: 1 },
-  { placement: { type: 'string' } },
+  { placement: { type: 'string' }, refresh: { type: 'string' } },
 );
 const LEDGERS = numbers.ledgers;
 const ROUNDS = numbers.rounds;
 const WARMUP = numbers.warmup;
-/** The writer's defaults: 2 bulk requests in flight, bodies of about 5 MB. */
-const CONCURRENCY = 2;
-const FLUSH_BYTES = 5_000_000;
 
 const config = loadConfig();
 const client = createEngineClient(config, { requestTimeout: 120_000 });
@@ -63,40 +43,6 @@ const templates = fixtureLedgers();
 const ledgers: LedgerInput[] = [...deriveLedgers(templates, LEDGERS)];
 const transactions = ledgers.reduce((n, l) => n + l.transactions.length, 0);
 
-/** NDJSON bodies of about FLUSH_BYTES each: exactly what the bulk helper would send. */
-function serialise(ops: WriteOp[]): string[] {
-  const bodies: string[] = [];
-  let current = '';
-  for (const op of ops) {
-    current += bulkLines(op);
-    if (current.length >= FLUSH_BYTES) {
-      bodies.push(current);
-      current = '';
-    }
-  }
-  if (current !== '') bodies.push(current);
-  return bodies;
-}
-
-async function sendRaw(c: Client, bodies: string[]): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < bodies.length) {
-      const body = bodies[next];
-      next += 1;
-      const answer = (await c.transport.request(
-        { method: 'POST', path: '/_bulk', body, querystring: { filter_path: 'errors,items.*.status,items.*.error' } },
-        { headers: { 'content-type': 'application/x-ndjson' } },
-      )) as { errors?: boolean; items?: BulkItem[] };
-      // As ours takes them: a 409 (two requests in flight wrote one ledger object at two versions
-      // and the older arrived second) is superseded, a delete of an absent document is done.
-      const refused = firstRefusal(answer.items);
-      if (refused !== undefined) throw new Error(`the raw side was refused documents: ${JSON.stringify(refused)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-}
-
 interface Round {
   seconds: number;
   documents: number;
@@ -105,15 +51,25 @@ interface Round {
   engineCpu?: number;
 }
 
-/** CPU seconds (user + system) of the local engine's JVM, read from /proc; undefined elsewhere. */
-function engineCpuSeconds(): number | undefined {
+/** The pids of the local engine's nodes (every node of a local cluster), as `engine start` recorded them. */
+const enginePids: string[] = recordedCluster(config).nodes.flatMap((node) => {
   try {
-    const pid = readFileSync(`${process.env.ENGINE_DATA_DIR ?? `${repoRoot}.data/engine`}/engine.pid`, 'utf8').trim();
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const pid = readFileSync(pidFile(node), 'utf8').trim();
+    return existsSync(`/proc/${pid}`) ? [pid] : [];
   } catch {
-    return undefined;
+    return [];
   }
+});
+
+/** CPU seconds (user + system) of the local engine's JVMs, read from /proc; undefined elsewhere. */
+function engineCpuSeconds(): number | undefined {
+  if (enginePids.length === 0) return undefined;
+  let total = 0;
+  for (const pid of enginePids) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    total += (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+  return total;
 }
 
 async function measure(work: () => Promise<number>): Promise<Round> {
@@ -129,35 +85,55 @@ async function measure(work: () => Promise<number>): Promise<Round> {
   return round;
 }
 
-async function rawRound(): Promise<Round> {
-  const naming = await freshIndices(client, config, 'raw');
+async function* source(): AsyncGenerator<LedgerInput> {
+  yield* ledgers;
+}
+
+/**
+ * How the targets refresh. `live`: the templates' own interval (1 s), as `ingest live` writes.
+ * `backfill`: ES_BACKFILL_REFRESH (default 30 s) on every index, as `ingest backfill` sets it while
+ * it writes history (the bulk case this comparison is about).
+ */
+type Refresh = 'live' | 'backfill';
+
+/**
+ * A fresh target for one side: its own prefix (same templates), its range indices created before
+ * the clock starts (creating an index is a cluster change once per range of a million ledgers, not
+ * part of the steady rate), and the refresh interval of the setting.
+ */
+async function target(label: string, refresh: Refresh): Promise<{ naming: IndexNaming; engine: IngestEngine }> {
+  const naming = await freshIndices(client, config, label);
+  const engine = new IngestEngine(client, naming, logger);
+  await engine.ensureRangesBetween(
+    ['ledgers', 'transactions'],
+    (ledgers[0] as LedgerInput).ledger_index,
+    (ledgers.at(-1) as LedgerInput).ledger_index,
+  );
+  if (refresh === 'backfill')
+    await client.indices.putSettings({
+      index: `${naming.prefix}-*`,
+      settings: { index: { refresh_interval: config.es.backfillRefresh } },
+    });
+  return { naming, engine };
+}
+
+async function rawRound(refresh: Refresh): Promise<Round> {
+  const { naming, engine } = await target('raw', refresh);
   try {
     // Documents built (and JSON-serialised) by our own transform and enrich stages before the clock starts.
-    const engine = new IngestEngine(client, naming, logger);
-    const activations = new ActivationEnricher(engine);
-    const ops: WriteOp[] = [];
-    for (let i = 0; i < ledgers.length; i += 50)
-      ops.push(...(await prepareBatch(ledgers.slice(i, i + 50), engine, activations, 0)));
-    // Ours writes each batch's activation records too (before its documents): so does raw.
-    const bodies = serialise([...activationRecords(ops, engine.index('activations')), ...ops]);
-    // Its range indices exist before the clock starts, as ours create theirs on the first write.
-    await engine.prepareRanges(ops);
+    const { bodies, documents } = await rawBulkBodies(engine, ledgers);
     return await measure(async () => {
-      await sendRaw(client, bodies);
-      return ops.length;
+      await sendRawBulk(client, bodies);
+      return documents;
     });
   } finally {
     await deleteTemplatesAndIndices(client, naming);
   }
 }
 
-async function oursRound(): Promise<Round> {
-  const naming = await freshIndices(client, config, 'ours');
+async function oursRound(refresh: Refresh): Promise<Round> {
+  const { naming, engine } = await target('ours', refresh);
   try {
-    const engine = new IngestEngine(client, naming, logger);
-    async function* source(): AsyncGenerator<LedgerInput> {
-      yield* ledgers;
-    }
     return await measure(async () => {
       const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
       if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
@@ -176,26 +152,19 @@ async function oursRound(): Promise<Round> {
  */
 type Placement = 'shared' | 'split';
 const cores = availableParallelism();
-const enginePid = ((): string | undefined => {
-  try {
-    return readFileSync(`${process.env.ENGINE_DATA_DIR ?? `${repoRoot}.data/engine`}/engine.pid`, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-})();
 const placementArg = strings.placement ?? 'both';
 if (!['shared', 'split', 'both'].includes(placementArg ?? '')) {
   console.error(`--placement must be shared, split or both, not ${placementArg}`);
   process.exit(2);
 }
-const canSplit = cores >= 2 && enginePid !== undefined && placementArg !== 'shared';
+const canSplit = cores >= 2 && enginePids.length > 0 && placementArg !== 'shared';
 const allCores = `0-${cores - 1}`;
 const half = Math.floor(cores / 2);
 function pin(placement: Placement): void {
   if (!canSplit) return;
   const engineCores = placement === 'split' ? `0-${half - 1}` : allCores;
   const ownCores = placement === 'split' ? `${half}-${cores - 1}` : allCores;
-  execFileSync('taskset', ['-a', '-p', '-c', engineCores, enginePid as string], { stdio: 'ignore' });
+  for (const pid of enginePids) execFileSync('taskset', ['-a', '-p', '-c', engineCores, pid], { stdio: 'ignore' });
   execFileSync('taskset', ['-a', '-p', '-c', ownCores, String(process.pid)], { stdio: 'ignore' });
 }
 
@@ -216,50 +185,59 @@ if (placementArg === 'split' && !canSplit) {
   console.error('the split placement needs the local engine (its pid file) and at least 2 cores');
   process.exit(2);
 }
+const refreshArg = strings.refresh ?? 'both';
+if (!['live', 'backfill', 'both'].includes(refreshArg)) {
+  console.error(`--refresh must be live, backfill or both, not ${refreshArg}`);
+  process.exit(2);
+}
 const placements: Placement[] = !canSplit ? ['shared'] : placementArg === 'split' ? ['split'] : ['shared', 'split'];
+const refreshes: Refresh[] = refreshArg === 'both' ? ['backfill', 'live'] : [refreshArg as Refresh];
+const summary: string[] = [];
 try {
-  for (const placement of placements) {
-    pin(placement);
-    const raw: Round[] = [];
-    const ours: Round[] = [];
-    for (let round = 0; round < WARMUP; round += 1) {
-      const warm = [await rawRound(), await oursRound()];
-      console.log(
-        `${placement} cores, warm-up: raw ${warm[0]?.seconds.toFixed(2)} s, ours ${warm[1]?.seconds.toFixed(2)} s`,
-      );
-    }
-    for (let round = 0; round < ROUNDS; round += 1) {
-      if (round % 2 === 0) {
-        raw.push(await rawRound());
-        ours.push(await oursRound());
-      } else {
-        ours.push(await oursRound());
-        raw.push(await rawRound());
+  for (const placement of placements)
+    for (const refresh of refreshes) {
+      pin(placement);
+      const setting = `${placement} cores, ${refresh} refresh`;
+      const raw: Round[] = [];
+      const ours: Round[] = [];
+      for (let round = 0; round < WARMUP; round += 1) {
+        const warm = [await rawRound(refresh), await oursRound(refresh)];
+        console.log(`${setting}, warm-up: raw ${warm[0]?.seconds.toFixed(2)} s, ours ${warm[1]?.seconds.toFixed(2)} s`);
       }
+      for (let round = 0; round < ROUNDS; round += 1) {
+        if (round % 2 === 0) {
+          raw.push(await rawRound(refresh));
+          ours.push(await oursRound(refresh));
+        } else {
+          ours.push(await oursRound(refresh));
+          raw.push(await rawRound(refresh));
+        }
+        console.log(
+          `${setting}, round ${round + 1}: raw ${raw.at(-1)?.seconds.toFixed(2)} s, ours ${ours.at(-1)?.seconds.toFixed(2)} s`,
+        );
+      }
+      const r = best(raw);
+      const o = best(ours);
+      const where =
+        placement === 'split'
+          ? `engine on cores 0-${half - 1}, ingester on cores ${half}-${cores - 1}`
+          : `engine and ingester sharing all ${cores} cores`;
+      const interval = refresh === 'backfill' ? config.es.backfillRefresh : "the templates' 1s";
+      console.log(`\n${setting}: ${where}; refresh ${interval}`);
       console.log(
-        `${placement} cores, round ${round + 1}: raw ${raw.at(-1)?.seconds.toFixed(2)} s, ours ${ours.at(-1)?.seconds.toFixed(2)} s`,
+        `${'side'.padEnd(28)} ${'documents'.padStart(9)} ${'seconds'.padStart(8)} ${'docs/s'.padStart(10)} ${'ledgers/s'.padStart(10)} ${'own cpu s'.padStart(9)} ${'engine cpu'.padStart(10)}`,
       );
+      console.log(row('engine raw _bulk (prebuilt)', r));
+      console.log(row('ours (full pipeline)', o));
+      const paired = raw.map((x, i) => x.seconds / (ours[i] as Round).seconds).sort((a, b) => a - b);
+      const median = ((paired[(paired.length - 1) >> 1] as number) + (paired[paired.length >> 1] as number)) / 2;
+      const line = `ratio ours/raw (the same ledgers: raw seconds / ours), ${setting}: best rounds ${((r.seconds / o.seconds) * 100).toFixed(1)} %, median of paired rounds ${(median * 100).toFixed(1)} % (pairs: ${paired.map((x) => (x * 100).toFixed(1)).join(', ')})`;
+      console.log(`${line}\n`);
+      summary.push(line);
     }
-    const r = best(raw);
-    const o = best(ours);
-    const where =
-      placement === 'split'
-        ? `engine on cores 0-${half - 1}, ingester on cores ${half}-${cores - 1}`
-        : `engine and ingester sharing all ${cores} cores`;
-    console.log(`\n${placement}: ${where}`);
-    console.log(
-      `${'side'.padEnd(28)} ${'documents'.padStart(9)} ${'seconds'.padStart(8)} ${'docs/s'.padStart(10)} ${'ledgers/s'.padStart(10)} ${'own cpu s'.padStart(9)} ${'engine cpu'.padStart(10)}`,
-    );
-    console.log(row('engine raw _bulk (prebuilt)', r));
-    console.log(row('ours (full pipeline)', o));
-    const paired = raw.map((x, i) => x.seconds / (ours[i] as Round).seconds).sort((a, b) => a - b);
-    const median = ((paired[(paired.length - 1) >> 1] as number) + (paired[paired.length >> 1] as number)) / 2;
-    console.log(
-      `ratio ours/raw (docs/s), ${placement} cores: best rounds ${((o.documents / o.seconds / (r.documents / r.seconds)) * 100).toFixed(1)} %, median of paired rounds ${(median * 100).toFixed(1)} % (pairs: ${paired.map((x) => (x * 100).toFixed(1)).join(', ')})\n`,
-    );
-  }
 } finally {
   pin('shared');
 }
+console.log(summary.join('\n'));
 console.log(`peak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
 await client.close();

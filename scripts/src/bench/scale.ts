@@ -22,40 +22,26 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { ApiKeyStore } from '@xle/access';
 import { startServer } from '@xle/api';
-import {
-  createLogger,
-  deleteTemplatesAndIndices,
-  engineUrl,
-  indexName,
-  layoutOf,
-  rangeIndices,
-  type RangedKind,
-} from '@xle/core';
+import { createLogger, engineUrl, indexName, layoutOf, rangeIndices, type RangedKind } from '@xle/core';
 import type { LedgerInput } from '@xle/documents';
 import {
-  ActivationEnricher,
-  activationRecords,
-  bulkLines,
-  firstRefusal,
-  type BulkItem,
   CheckpointStore,
   IngestEngine,
   JOB_NAMES,
-  prepareBatch,
   runJob,
   runPipeline,
   DEFAULT_SCORE_CONFIG,
   directoryTomlSource,
   type JobName,
-  type WriteOp,
 } from '@xle/ingester';
 import { makeTomlDir, syntheticLedgers } from '@xle/test-helpers';
 import {
   benchIndices,
   fixtureLedgers,
-  freshIndices,
   mb,
   pairedLatency,
+  rawBulkBodies,
+  sendRawBulk,
   type Latency,
   type TimedRequest,
 } from './common.js';
@@ -163,62 +149,37 @@ async function ingest(transactions: number): Promise<{ seconds: number; transact
   return { seconds: (performance.now() - started) / 1000, transactions: count, documents: totals.documents };
 }
 
-/** The same ledgers two ways: the engine's raw `_bulk` of our documents (a scratch prefix), then ours. */
-async function sampleRatio(transactions: number): Promise<{ raw: number; ours: number }> {
-  const ledgers = take(transactions);
-  const rawNaming = await freshIndices(client, config, 'scale-raw');
-  try {
-    const rawEngine = new IngestEngine(client, rawNaming, logger, layoutOf(config));
-    await rawEngine.applyTemplates();
-    const ops: WriteOp[] = [];
-    for (let i = 0; i < ledgers.length; i += 50)
-      ops.push(...(await prepareBatch(ledgers.slice(i, i + 50), rawEngine, new ActivationEnricher(rawEngine), 0)));
-    await rawEngine.prepareRanges(ops);
-    const bodies: string[] = [];
-    let body = '';
-    // Ours writes each batch's activation records too (before its documents): so does raw.
-    for (const op of [...activationRecords(ops, rawEngine.index('activations')), ...ops]) {
-      body += bulkLines(op);
-      if (body.length >= 5_000_000) {
-        bodies.push(body);
-        body = '';
-      }
-    }
-    if (body !== '') bodies.push(body);
+/**
+ * Two equal samples of the next ledgers, each written into the grown prefix itself (equally sized
+ * targets): one by the engine's raw `_bulk` of the documents ours would write for it (built before
+ * its clock starts), one by ours; `rawFirst` alternates which goes first from size to size.
+ */
+async function sampleRatio(transactions: number, rawFirst: boolean): Promise<{ raw: number; ours: number }> {
+  const rawLedgers = take(transactions);
+  const oursLedgers = take(transactions);
+  await engine.ensureRangesBetween(
+    ['ledgers', 'transactions'],
+    (rawLedgers[0] as LedgerInput).ledger_index,
+    (oursLedgers.at(-1) as LedgerInput).ledger_index,
+  );
+  const { bodies } = await rawBulkBodies(engine, rawLedgers);
+  const timed = async (work: () => Promise<unknown>): Promise<number> => {
     const started = performance.now();
-    let next = 0;
-    await Promise.all(
-      [0, 1].map(async () => {
-        while (next < bodies.length) {
-          const chunk = bodies[next] as string;
-          next += 1;
-          const answer = (await client.transport.request(
-            {
-              method: 'POST',
-              path: '/_bulk',
-              body: chunk,
-              querystring: { filter_path: 'items.*.status,items.*.error' },
-            },
-            { headers: { 'content-type': 'application/x-ndjson' } },
-          )) as { items?: BulkItem[] };
-          // As ours takes them: a 409 is superseded, a delete of an absent document is done.
-          const refused = firstRefusal(answer.items);
-          if (refused !== undefined)
-            throw new Error(`the raw side was refused documents: ${JSON.stringify(refused.error)}`);
-        }
-      }),
-    );
-    const raw = (performance.now() - started) / 1000;
-    const oursStarted = performance.now();
-    async function* source(): AsyncGenerator<LedgerInput> {
-      yield* ledgers;
-    }
-    await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
-    indexed += ledgers.reduce((n, l) => n + l.transactions.length, 0);
-    return { raw, ours: (performance.now() - oursStarted) / 1000 };
-  } finally {
-    await deleteTemplatesAndIndices(client, rawNaming);
-  }
+    await work();
+    return (performance.now() - started) / 1000;
+  };
+  const raw = (): Promise<number> => timed(() => sendRawBulk(client, bodies));
+  const ours = (): Promise<number> =>
+    timed(async () => {
+      async function* source(): AsyncGenerator<LedgerInput> {
+        yield* oursLedgers;
+      }
+      const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
+      if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
+    });
+  const result = rawFirst ? { raw: await raw(), ours: await ours() } : { ours: await ours(), raw: await raw() };
+  indexed += [...rawLedgers, ...oursLedgers].reduce((n, l) => n + l.transactions.length, 0);
+  return result;
 }
 
 async function jobs(full: boolean): Promise<Record<JobName, number>> {
@@ -350,7 +311,7 @@ console.log(
 try {
   for (const size of SIZES) {
     const stepStart = indexed;
-    const sample = await sampleRatio(SAMPLE);
+    const sample = await sampleRatio(SAMPLE, SIZES.indexOf(size) % 2 === 0);
     const step = await ingest(size - INCREMENT - indexed);
     console.log(
       `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; sample of ${SAMPLE}: raw ${sample.raw.toFixed(1)} s, ours ${sample.ours.toFixed(1)} s`,

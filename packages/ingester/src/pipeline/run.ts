@@ -5,7 +5,7 @@ import type { WriteOp, WriteResult } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import type { ActivationEnricher } from './activations.js';
 import { BatchSink } from './sink.js';
-import { ledgerWrites, type BatchContext } from './batch.js';
+import { ledgerWrites, newestWrites, type BatchContext } from './batch.js';
 import { CheckpointStore, type Checkpoint } from './checkpoint.js';
 
 export interface IngestTotals {
@@ -49,7 +49,7 @@ const BUILD_SLICE_MS = 10;
 
 /**
  * The transform and enrich stages of one batch: every ledger's writes (pure), then the account
- * writes with their activations, each serialised while earlier batches are being written rather
+ * writes with their activations, the newest write of each document kept (`newestWrites`), each serialised while earlier batches are being written rather
  * than inside the writer just before each request, so the engine is not kept waiting on a body.
  */
 export async function prepareBatch(
@@ -79,12 +79,40 @@ export async function prepareBatch(
   }
   await activations.enrich(accounts);
   ops.push(...accounts);
-  for (let i = 0; i < ops.length; i += 1) {
+  const written = newestWrites(ops);
+  for (let i = 0; i < written.length; i += 1) {
     if ((i & 255) === 0) await pause();
-    const op = ops[i] as WriteOp;
+    const op = written[i] as WriteOp;
     op.json = JSON.stringify(op.doc);
   }
-  return ops;
+  return written;
+}
+
+/**
+ * The batches of a source, in order: a batch closes at `batchLedgers` ledgers or
+ * `batchTransactions` transactions, whichever comes first; the first batches are smaller (see
+ * SLOW_START). Benchmarks build the documents of the same batches.
+ */
+export async function* ledgerBatches(
+  source: AsyncIterable<LedgerInput>,
+  options: Pick<PipelineOptions, 'batchLedgers' | 'batchTransactions'> = {},
+): AsyncGenerator<LedgerInput[]> {
+  const maxLedgers = options.batchLedgers ?? DEFAULT_BATCH_LEDGERS;
+  const maxTransactions = options.batchTransactions ?? DEFAULT_BATCH_TRANSACTIONS;
+  let batch: LedgerInput[] = [];
+  let transactions = 0;
+  let divisor = SLOW_START;
+  for await (const ledger of source) {
+    batch.push(ledger);
+    transactions += ledger.transactions.length;
+    if (batch.length * divisor >= maxLedgers || transactions * divisor >= maxTransactions) {
+      yield batch;
+      batch = [];
+      transactions = 0;
+      divisor = Math.max(1, divisor / 2);
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /**
@@ -107,6 +135,8 @@ export async function prepareBatch(
 const WRITE_WINDOW = 2;
 const RECORD_BACKLOG = 4;
 const SLOW_START = 8;
+export const DEFAULT_BATCH_LEDGERS = 50;
+export const DEFAULT_BATCH_TRANSACTIONS = 2000;
 
 export async function runPipeline(
   source: AsyncIterable<LedgerInput>,
@@ -119,13 +149,8 @@ export async function runPipeline(
   const networkId = options.networkId ?? 0;
   /** The sink stage: records first, writes as the deletion guards allow, activations joined (sink.ts). */
   const writeBatch = (ops: WriteOp[]): Promise<WriteResult> => sink.write(ops);
-  const maxLedgers = options.batchLedgers ?? 50;
-  const maxTransactions = options.batchTransactions ?? 2000;
   const totals: IngestTotals = { ledgers: 0, transactions: 0, documents: 0, superseded: 0, deadLetters: 0 };
   let checkpoint = await checkpoints.load();
-  let batch: LedgerInput[] = [];
-  let batchTransactions = 0;
-  let divisor = SLOW_START;
   /** Bulk writes of batches, oldest first; each settles (either way) once the batch is written. */
   const writing: Promise<unknown>[] = [];
   /** Checkpoint records not yet done, oldest first; each settles once its batch is recorded. */
@@ -133,14 +158,9 @@ export async function runPipeline(
   let recorded: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | undefined;
 
-  const flush = async (): Promise<void> => {
+  const flush = async (ledgers: LedgerInput[]): Promise<void> => {
     if (failure !== undefined) throw failure.error;
-    if (batch.length === 0) return;
-    const ledgers = batch;
-    const transactions = batchTransactions;
-    batch = [];
-    batchTransactions = 0;
-    divisor = Math.max(1, divisor / 2);
+    const transactions = ledgers.reduce((n, ledger) => n + ledger.transactions.length, 0);
     const ops = await prepareBatch(ledgers, engine, activations, networkId);
     while (writing.length >= WRITE_WINDOW) await writing.shift();
     while (recording.length >= RECORD_BACKLOG) await recording.shift();
@@ -172,12 +192,7 @@ export async function runPipeline(
   };
 
   try {
-    for await (const ledger of source) {
-      batch.push(ledger);
-      batchTransactions += ledger.transactions.length;
-      if (batch.length * divisor >= maxLedgers || batchTransactions * divisor >= maxTransactions) await flush();
-    }
-    await flush();
+    for await (const batch of ledgerBatches(source, options)) await flush(batch);
     await recorded;
   } finally {
     // On a failure, the batches still being written settle before the error reaches the caller, so
