@@ -142,6 +142,13 @@ export const ConfigSchema = Type.Object(
           maximum: 65535,
           description: 'NetworkID used in ctids (XLS-37) when a transaction carries none; mainnet is 0.',
         }),
+        historyStart: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            description:
+              "The network's first ledger (default on mainnet 32570, the oldest any server holds; unset elsewhere). Once the indexed history runs without a gap from it, `pnpm ingest jobs` prunes the deletion guards behind that point and writers skip ledger state there.",
+          }),
+        ),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -345,6 +352,14 @@ export const ConfigSchema = Type.Object(
 
 export type Config = Static<typeof ConfigSchema>;
 
+/** Mainnet's first ledger: no server holds the ledgers before it. */
+export const MAINNET_FIRST_LEDGER = 32570;
+
+/** The network's first ledger (XRPL_HISTORY_START; on mainnet 32570 unless set), or undefined. */
+export function historyStart(config: Config): number | undefined {
+  return config.xrpl.historyStart ?? (config.network === 'mainnet' ? MAINNET_FIRST_LEDGER : undefined);
+}
+
 /** Environment variable → config key. The README's configuration table is printed from this. */
 export const ENV_VARS: readonly { env: string; path: readonly [string, string?] }[] = [
   { env: 'XLE_NETWORK', path: ['network'] },
@@ -370,6 +385,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'ENGINE_START_TIMEOUT_MS', path: ['engine', 'startTimeoutMs'] },
   { env: 'RIPPLED_URL', path: ['xrpl', 'url'] },
   { env: 'XRPL_NETWORK_ID', path: ['xrpl', 'networkId'] },
+  { env: 'XRPL_HISTORY_START', path: ['xrpl', 'historyStart'] },
   { env: 'API_HOST', path: ['api', 'host'] },
   { env: 'API_PORT', path: ['api', 'port'] },
   { env: 'API_VALIDATE_RESPONSES', path: ['api', 'validateResponses'] },

@@ -245,3 +245,14 @@ export {
   type VerifyOptions,
   verifyValidatorList,
 } from './validators/validator-list.js';
+export {
+  belowWatermark,
+  contiguousEnd,
+  type HistoryWatermark,
+  PRUNE_DELAY_MS,
+  pruneGuards,
+  type PruneResult,
+  WATERMARK_ID,
+  WATERMARK_MAX_AGE_MS,
+  WatermarkReader,
+} from './pipeline/watermark.js';

@@ -192,11 +192,25 @@ async function jobs(full: boolean): Promise<Record<JobName, number>> {
   return times;
 }
 
-/** Bytes on disk (primaries) after a force-merge: transactions alone, and every index of the prefix. */
-async function disk(): Promise<{ transactions: number; all: number; withReplicas: number; count: number }> {
+/** The ledger-state indices, whose size follows the current state (deletions: see pipeline/watermark.ts). */
+const STATE_KINDS = ['objects', 'accounts', 'deletions', 'activations', 'nfts'] as const;
+type StateSize = Record<(typeof STATE_KINDS)[number], { docs: number; bytes: number }>;
+
+/**
+ * Bytes on disk (primaries) after a force-merge: transactions alone, every index of the prefix,
+ * and each ledger-state index (documents and bytes, for the README's sizing).
+ */
+async function disk(): Promise<{
+  transactions: number;
+  all: number;
+  withReplicas: number;
+  count: number;
+  state: StateSize;
+}> {
   const transactions = indexName(naming, 'transactions');
   await client.indices.refresh({ index: `${naming.prefix}-*` });
-  await client.indices.forcemerge({ index: transactions, max_num_segments: 1 }, { requestTimeout: 3_600_000 });
+  const merged = [transactions, ...STATE_KINDS.map((kind) => indexName(naming, kind))];
+  await client.indices.forcemerge({ index: merged, max_num_segments: 1 }, { requestTimeout: 3_600_000 });
   const stats = await client.indices.stats({ index: `${naming.prefix}-*`, metric: ['store', 'docs'] });
   let all = 0;
   let withReplicas = 0;
@@ -207,8 +221,14 @@ async function disk(): Promise<{ transactions: number; all: number; withReplicas
     withReplicas += s.total?.store?.size_in_bytes ?? 0;
     if (ranges.has(name)) tx += s.primaries?.store?.size_in_bytes ?? 0;
   }
+  const state = Object.fromEntries(
+    STATE_KINDS.map((kind) => {
+      const primaries = stats.indices?.[indexName(naming, kind)]?.primaries;
+      return [kind, { docs: primaries?.docs?.count ?? 0, bytes: primaries?.store?.size_in_bytes ?? 0 }];
+    }),
+  ) as StateSize;
   const count = (await client.count({ index: transactions })).count;
-  return { transactions: tx, all, withReplicas, count };
+  return { transactions: tx, all, withReplicas, count, state };
 }
 
 const es = engineUrl(config).split(',')[0] as string;
@@ -335,6 +355,9 @@ try {
     console.log(
       `  disk: ${Math.round(onDisk.transactions / onDisk.count)} B/tx (transactions), ${Math.round(onDisk.all / onDisk.count)} B/tx (all indices), ${mb(onDisk.withReplicas)} with replicas`,
     );
+    console.log(
+      `  state: ${STATE_KINDS.map((kind) => `${kind} ${onDisk.state[kind].docs} docs ${Math.round(onDisk.state[kind].bytes / Math.max(1, onDisk.state[kind].docs))} B/doc`).join(', ')}`,
+    );
     for (const [name, l] of Object.entries(measured))
       console.log(
         `  ${name.padEnd(30)} api p50 ${l.api.p50.toFixed(2)} p99 ${l.api.p99.toFixed(2)} ms` +
@@ -373,6 +396,14 @@ try {
     'disk B/tx, all indices',
     rows.map((r) => String(Math.round(r.disk.all / r.disk.count))),
   );
+  for (const kind of STATE_KINDS)
+    line(
+      `${kind}: documents, B/doc (merged)`,
+      rows.map(
+        (r) =>
+          `${r.disk.state[kind].docs}, ${Math.round(r.disk.state[kind].bytes / Math.max(1, r.disk.state[kind].docs))}`,
+      ),
+    );
   for (const name of Object.keys(rows[0]?.lookups ?? {})) {
     line(
       `${name} api p50/p99 ms`,

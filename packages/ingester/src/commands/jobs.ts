@@ -1,5 +1,6 @@
-import { createProgress, defineCommand, type Command } from '@xle/core';
+import { createProgress, defineCommand, historyStart, type Command } from '@xle/core';
 import { JOB_NAMES, runJob, type JobName } from '../jobs/run.js';
+import { pruneGuards } from '../pipeline/watermark.js';
 import { tokensJobOptions, withIngestEngine } from './context.js';
 
 /** Runs jobs in order, each with its progress; prints what each wrote. */
@@ -18,8 +19,26 @@ function runJobs(names: readonly JobName[], refresh: readonly string[], full: bo
         `${name}: ${status.documents} documents as of ledger ${status.ledger_index} (${status.removed} stale removed; ${how})`,
       );
     }
+    if (names.length === JOB_NAMES.length) await pruneStep(engine, historyStart(config));
     return 0;
   });
+}
+
+/** The pruner of deletion guards behind the history watermark (pipeline/watermark.ts), with what it did. */
+async function pruneStep(engine: Parameters<typeof pruneGuards>[0], start: number | undefined): Promise<void> {
+  if (start === undefined) {
+    console.log('guards: not pruned (XRPL_HISTORY_START is not set for this network)');
+    return;
+  }
+  const result = await pruneGuards(engine, { historyStart: start });
+  const done =
+    result.prunedThrough === undefined ? '' : `${result.pruned} pruned through ledger ${result.prunedThrough}; `;
+  const history =
+    result.contiguousTo === undefined
+      ? `the indexed history does not reach back to ledger ${start} yet, nothing to prune`
+      : `history contiguous ${start}-${result.contiguousTo}, watermark ${result.watermark}` +
+        (result.dueAt === undefined ? '' : `, its guards pruned from ${result.dueAt}`);
+  console.log(`guards: ${done}${history}`);
 }
 
 const fullOption = { full: { type: 'boolean' } } as const;
@@ -34,7 +53,8 @@ export const jobCommands: Command[] = [
     usage: 'jobs [--refresh-toml DOMAIN|all]... [--full]',
     summary:
       `run every derived-data job: ${JOB_NAMES.join(', ')}, in that order; each reads only what changed\n` +
-      'since its last run where it can (--full: everything)',
+      'since its last run where it can (--full: everything); then prune the deletion guards behind the\n' +
+      'history watermark',
     options: refreshOption,
     run: ({ values }) => runJobs(JOB_NAMES, values['refresh-toml'] ?? [], values.full === true),
   }),

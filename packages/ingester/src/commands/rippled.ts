@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { abortOnSignals, InvalidOptionError, type Config, type Logger } from '@xle/core';
+import { abortOnSignals, InvalidOptionError, MAINNET_FIRST_LEDGER, type Config, type Logger } from '@xle/core';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { CheckpointStore, type LedgerRange } from '../pipeline/checkpoint.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -9,7 +9,7 @@ import { RippledSource } from '../sources/rippled.js';
 import { refuseRange, sourceLedgers } from '../sources/rippled-ledgers.js';
 
 /** The lowest ledger rippled serves on mainnet (ledgers before it were lost). */
-export const FIRST_LEDGER = 32570;
+export const FIRST_LEDGER = MAINNET_FIRST_LEDGER;
 
 /**
  * Follows validated ledgers from rippled (RIPPLED_URL) under the `rippled` checkpoint, committing

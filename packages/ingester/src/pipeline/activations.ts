@@ -82,9 +82,11 @@ export class ActivationEnricher {
    * activation or a newer one. The document is re-indexed whole at its own external version with
    * `external_gte`, never with the update API, which would raise the version by one and so refuse
    * the account's next change in the same ledger. A newer write landing between the read and the
-   * write makes that document conflict again: it is read and merged again.
+   * write makes that document conflict again: it is read and merged again. `existingOnly`: only
+   * join documents that exist (the activation of an account write skipped behind the history
+   * watermark, watermark.ts), never write the state the op carries.
    */
-  async reapply(writes: readonly WriteOp[]): Promise<void> {
+  async reapply(writes: readonly WriteOp[], { existingOnly = false }: { existingOnly?: boolean } = {}): Promise<void> {
     let pending = writes.filter((op) => op.activation !== undefined);
     for (let round = 0; pending.length > 0; round += 1) {
       if (round === MAX_REAPPLY_ROUNDS) throw new Error(`could not add the activation of ${pending.length} accounts`);
@@ -93,9 +95,10 @@ export class ActivationEnricher {
       pending.forEach((op, i) => {
         const found = current[i];
         const activation = op.activation as AccountActivation;
-        // Not found: the newer document is gone (its index was re-created); this write stands alone.
+        // Not found: the newer document is gone (its index was re-created); this write stands alone,
+        // unless it is only to be joined with the current document (a write behind the watermark).
         if (found?.source === undefined || found.version === undefined) {
-          rewrites.push({ ...op, versionType: 'external_gte' });
+          if (!existingOnly) rewrites.push({ ...op, versionType: 'external_gte' });
           return;
         }
         if (!needsActivation(found.source, activation)) return;

@@ -33,6 +33,8 @@ export const GUARD_WINDOW_MS = 150_000;
  *    itself). The one overlap left is harmless: a re-creation and an older deletion ingested at
  *    the same moment by two processes, each before the other's check, keep a guard older than the
  *    live state; it can only turn older writes into deletes the live state refuses.
+ * 5. Guards behind the history watermark are pruned, and no ledger state is written there
+ *    (watermark.ts).
  */
 export class DeletionGuards {
   constructor(

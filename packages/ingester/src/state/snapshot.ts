@@ -12,6 +12,7 @@ import type { WriteOp } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { objectWrites, type StateKind } from '../pipeline/batch.js';
 import { BatchSink } from '../pipeline/sink.js';
+import { WatermarkReader } from '../pipeline/watermark.js';
 import { DeletionGuards } from '../pipeline/deletions.js';
 
 /**
@@ -89,6 +90,16 @@ export async function seedState(
   for await (const page of pages) {
     if (ledger !== undefined && page.ledger_index !== ledger)
       throw new LedgerShapeError(`state pages of ledgers ${ledger} and ${page.ledger_index} cannot be seeded together`);
+    if (ledger === undefined) {
+      // Behind the watermark every newer state is indexed and the guards of deleted entries are
+      // pruned: a snapshot there would write nothing (pipeline/watermark.ts), and its sweep would
+      // then take every entry for gone.
+      const watermark = await new WatermarkReader(engine).current();
+      if (page.ledger_index <= watermark)
+        throw new LedgerShapeError(
+          `the state of ledger ${page.ledger_index} is behind the history watermark (${watermark}): the indexed history from the network's first ledger already holds it`,
+        );
+    }
     ledger = page.ledger_index;
     whole ||= page.whole;
     more = page.marker !== undefined;

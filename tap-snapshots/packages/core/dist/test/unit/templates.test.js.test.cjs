@@ -32,7 +32,7 @@ Array [
     "name": "xrpl-mainnet-dead-letters",
   },
   Object {
-    "hash": "fa9bc810c2c8fd80",
+    "hash": "e1b17fed410ee8f6",
     "name": "xrpl-mainnet-deletions",
   },
   Object {
@@ -40,7 +40,7 @@ Array [
     "name": "xrpl-mainnet-facts",
   },
   Object {
-    "hash": "9512889f75c7a49f",
+    "hash": "884b901f7fbc35b8",
     "name": "xrpl-mainnet-ingest-state",
   },
   Object {
