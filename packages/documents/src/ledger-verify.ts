@@ -202,7 +202,10 @@ export function verifyLedger(ledger: LedgerInput): LedgerVerification {
  * Consecutive ledgers chain: ledger N+1 names ledger N's hash as its parent. Returns what breaks
  * the chain, or undefined.
  */
-export function checkLedgerChain(previous: LedgerInput, next: LedgerInput): string | undefined {
+export function checkLedgerChain(
+  previous: Pick<LedgerInput, 'ledger_index' | 'ledger_hash'>,
+  next: LedgerInput,
+): string | undefined {
   if (next.ledger_index !== previous.ledger_index + 1)
     return `ledger ${next.ledger_index} does not follow ledger ${previous.ledger_index}`;
   if (next.parent_hash !== previous.ledger_hash)

@@ -177,7 +177,13 @@ export {
 } from './pipeline/run.js';
 export { readRecordsFile, type RecordProblem, validateAccountRecords } from './records/account-records.js';
 export { type FileError, type FileLedger, listLedgerFiles, readLedgerFiles } from './sources/files.js';
-export { RippledSource, type RippledSourceOptions, SourceError } from './sources/rippled.js';
+export {
+  ChainBrokenError,
+  type LedgerLink,
+  RippledSource,
+  type RippledSourceOptions,
+  SourceError,
+} from './sources/rippled.js';
 export { parseCompleteLedgers, refuseRange, type SourceLedgers, sourceLedgers } from './sources/rippled-ledgers.js';
 export { readStateFiles } from './sources/state-files.js';
 export { type SeedOptions, type SeedResult, seedState, SNAPSHOT_TX_INDEX, snapshotOps } from './state/snapshot.js';

@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
   applyTemplates,
@@ -21,6 +22,7 @@ import {
   type IndexNaming,
 } from '@xle/core';
 import { normalizeLedger, type LedgerInput } from '@xle/documents';
+import { pidFile, recordedCluster } from '@xle/engine';
 import {
   ActivationEnricher,
   activationRecords,
@@ -356,4 +358,57 @@ export async function sendRawBulk(client: Client, bodies: readonly string[], con
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * Where a benchmark's processes run on this machine. `shared`: the local engine and the benchmark
+ * compete for every core, as on one small machine. `split`: every node of the local engine is
+ * pinned to the first half of the cores and this process to the rest (taskset), as when the
+ * ingester runs beside a cluster, not on its cores. Split needs the local engine (its pid files)
+ * and two cores; elsewhere everything stays shared.
+ */
+export type Placement = 'shared' | 'split';
+
+export interface LocalPlacement {
+  cores: number;
+  half: number;
+  canSplit: boolean;
+  pin: (placement: Placement) => void;
+  /** CPU seconds (user + system) of the local engine's JVMs, read from /proc; undefined elsewhere. */
+  engineCpuSeconds: () => number | undefined;
+}
+
+export function localPlacement(config: Config): LocalPlacement {
+  const pids = recordedCluster(config).nodes.flatMap((node) => {
+    try {
+      const pid = readFileSync(pidFile(node), 'utf8').trim();
+      return existsSync(`/proc/${pid}`) ? [pid] : [];
+    } catch {
+      return [];
+    }
+  });
+  const cores = availableParallelism();
+  const half = Math.floor(cores / 2);
+  const canSplit = cores >= 2 && pids.length > 0;
+  return {
+    cores,
+    half,
+    canSplit,
+    pin: (placement) => {
+      if (!canSplit) return;
+      const engineCores = placement === 'split' ? `0-${half - 1}` : `0-${cores - 1}`;
+      const ownCores = placement === 'split' ? `${half}-${cores - 1}` : `0-${cores - 1}`;
+      for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', engineCores, pid], { stdio: 'ignore' });
+      execFileSync('taskset', ['-a', '-p', '-c', ownCores, String(process.pid)], { stdio: 'ignore' });
+    },
+    engineCpuSeconds: () => {
+      if (pids.length === 0) return undefined;
+      let total = 0;
+      for (const pid of pids) {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        total += (Number(fields[11]) + Number(fields[12])) / 100;
+      }
+      return total;
+    },
+  };
 }

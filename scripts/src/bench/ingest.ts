@@ -17,14 +17,18 @@
  * ours/raw within a pair (a slow minute on a shared machine hits both sides of a pair).
  * Needs a running engine (`pnpm engine start`) or ES_URL.
  */
-import { execFileSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
-import { existsSync, readFileSync } from 'node:fs';
 import { createEngineClient, createLogger, deleteTemplatesAndIndices, loadConfig, type IndexNaming } from '@xle/core';
-import { pidFile, recordedCluster } from '@xle/engine';
 import type { LedgerInput } from '@xle/documents';
 import { CheckpointStore, deriveLedgers, IngestEngine, runPipeline } from '@xle/ingester';
-import { fixtureLedgers, freshIndices, numericOptions, rawBulkBodies, sendRawBulk } from './common.js';
+import {
+  fixtureLedgers,
+  freshIndices,
+  localPlacement,
+  numericOptions,
+  type Placement,
+  rawBulkBodies,
+  sendRawBulk,
+} from './common.js';
 
 const { numbers, strings } = numericOptions(
   'pnpm bench:ingest [--ledgers N] [--rounds R] [--warmup W] [--placement shared|split|both] [--refresh backfill|live|both]',
@@ -51,35 +55,14 @@ interface Round {
   engineCpu?: number;
 }
 
-/** The pids of the local engine's nodes (every node of a local cluster), as `engine start` recorded them. */
-const enginePids: string[] = recordedCluster(config).nodes.flatMap((node) => {
-  try {
-    const pid = readFileSync(pidFile(node), 'utf8').trim();
-    return existsSync(`/proc/${pid}`) ? [pid] : [];
-  } catch {
-    return [];
-  }
-});
-
-/** CPU seconds (user + system) of the local engine's JVMs, read from /proc; undefined elsewhere. */
-function engineCpuSeconds(): number | undefined {
-  if (enginePids.length === 0) return undefined;
-  let total = 0;
-  for (const pid of enginePids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    total += (Number(fields[11]) + Number(fields[12])) / 100;
-  }
-  return total;
-}
-
 async function measure(work: () => Promise<number>): Promise<Round> {
   const cpu = process.cpuUsage();
-  const engineBefore = engineCpuSeconds();
+  const engineBefore = local.engineCpuSeconds();
   const started = performance.now();
   const documents = await work();
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const engineAfter = engineCpuSeconds();
+  const engineAfter = local.engineCpuSeconds();
   const round: Round = { seconds, documents, ownCpu: (used.user + used.system) / 1e6 };
   if (engineBefore !== undefined && engineAfter !== undefined) round.engineCpu = engineAfter - engineBefore;
   return round;
@@ -144,29 +127,17 @@ async function oursRound(refresh: Refresh): Promise<Round> {
   }
 }
 
-/**
- * Where the processes may run. `shared`: engine and ingester compete for every core, as on one
- * small machine. `split`: the local engine's threads are pinned to the first half of the cores and
- * this process to the rest (taskset), as when the ingester runs beside a cluster, not inside it;
- * both sides of the comparison run under the same pinning.
- */
-type Placement = 'shared' | 'split';
-const cores = availableParallelism();
 const placementArg = strings.placement ?? 'both';
 if (!['shared', 'split', 'both'].includes(placementArg ?? '')) {
   console.error(`--placement must be shared, split or both, not ${placementArg}`);
   process.exit(2);
 }
-const canSplit = cores >= 2 && enginePids.length > 0 && placementArg !== 'shared';
-const allCores = `0-${cores - 1}`;
-const half = Math.floor(cores / 2);
-function pin(placement: Placement): void {
-  if (!canSplit) return;
-  const engineCores = placement === 'split' ? `0-${half - 1}` : allCores;
-  const ownCores = placement === 'split' ? `${half}-${cores - 1}` : allCores;
-  for (const pid of enginePids) execFileSync('taskset', ['-a', '-p', '-c', engineCores, pid], { stdio: 'ignore' });
-  execFileSync('taskset', ['-a', '-p', '-c', ownCores, String(process.pid)], { stdio: 'ignore' });
-}
+const local = localPlacement(config);
+const canSplit = local.canSplit && placementArg !== 'shared';
+const { cores, half } = local;
+const pin = (placement: Placement): void => {
+  if (canSplit) local.pin(placement);
+};
 
 const best = (rounds: Round[]): Round => rounds.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
 const row = (name: string, x: Round): string =>

@@ -9,8 +9,9 @@
  * synthetic.ts: real transactions, fresh ledgers and hashes, accounts from a Zipf pool, one heavy
  * account), fed through the normal pipeline into one fresh prefix that grows from size to size.
  * At each size it prints:
- * - ingest: transactions/s of the pipeline over the whole step, and on a sample of the same
- *   ledgers, ours next to the engine's raw `_bulk` of the very documents ours writes (ratio);
+ * - ingest: transactions/s of the pipeline over the whole step, and on two equal samples of the
+ *   next ledgers written into the grown prefix, ours next to the engine's raw `_bulk` of the very
+ *   documents ours writes (ratio), on shared cores and, with the local engine, apart (common.ts);
  * - bytes on disk per transaction after a force-merge: the transactions alone, and everything;
  * - p50 / p99 through the API (default access mode, an Enterprise key, paced under its burst
  *   limit) next to the same query sent to the engine directly: tx by hash, account info, the first
@@ -39,7 +40,9 @@ import {
   benchIndices,
   fixtureLedgers,
   mb,
+  localPlacement,
   pairedLatency,
+  type Placement,
   rawBulkBodies,
   sendRawBulk,
   type Latency,
@@ -77,8 +80,8 @@ const SIZES = args.sizes.split(',').map((s) => whole(s, 'sizes'));
 const INCREMENT = whole(args.increment, 'increment');
 const SAMPLE = whole(args.sample, 'sample');
 const REQUESTS = whole(args.requests, 'requests');
-if (SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number)) || (SIZES[0] as number) <= INCREMENT + SAMPLE) {
-  console.error(`--sizes must grow, the first above --increment + --sample\nusage: ${USAGE}`);
+if (SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number)) || (SIZES[0] as number) <= INCREMENT + 4 * SAMPLE) {
+  console.error(`--sizes must grow, the first above --increment + 4 × --sample\nusage: ${USAGE}`);
   process.exit(64);
 }
 
@@ -92,6 +95,9 @@ const { config, client, naming, drop } = await benchIndices(
 const engine = new IngestEngine(client, naming, logger, layoutOf(config));
 await engine.applyTemplates();
 const health = await client.cluster.health();
+// Ingest samples run with the engine and this process on shared cores, and apart when the engine is local.
+const local = localPlacement(config);
+const placements: Placement[] = local.canSplit ? ['shared', 'split'] : ['shared'];
 const tomlDir = makeTomlDir();
 const tokens = { toml: directoryTomlSource(tomlDir), tomlMaxAgeMs: 3600_000, score: DEFAULT_SCORE_CONFIG };
 
@@ -152,9 +158,14 @@ async function ingest(transactions: number): Promise<{ seconds: number; transact
 /**
  * Two equal samples of the next ledgers, each written into the grown prefix itself (equally sized
  * targets): one by the engine's raw `_bulk` of the documents ours would write for it (built before
- * its clock starts), one by ours; `rawFirst` alternates which goes first from size to size.
+ * its clock starts), one by ours; `rawFirst` alternates which goes first from size to size. Both
+ * run under `placement` (common.ts: shared cores, or the local engine and this process apart).
  */
-async function sampleRatio(transactions: number, rawFirst: boolean): Promise<{ raw: number; ours: number }> {
+async function sampleRatio(
+  transactions: number,
+  rawFirst: boolean,
+  placement: Placement,
+): Promise<{ raw: number; ours: number }> {
   const rawLedgers = take(transactions);
   const oursLedgers = take(transactions);
   await engine.ensureRangesBetween(
@@ -177,9 +188,14 @@ async function sampleRatio(transactions: number, rawFirst: boolean): Promise<{ r
       const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
       if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
     });
-  const result = rawFirst ? { raw: await raw(), ours: await ours() } : { ours: await ours(), raw: await raw() };
-  indexed += [...rawLedgers, ...oursLedgers].reduce((n, l) => n + l.transactions.length, 0);
-  return result;
+  local.pin(placement);
+  try {
+    const result = rawFirst ? { raw: await raw(), ours: await ours() } : { ours: await ours(), raw: await raw() };
+    indexed += [...rawLedgers, ...oursLedgers].reduce((n, l) => n + l.transactions.length, 0);
+    return result;
+  } finally {
+    local.pin('shared');
+  }
 }
 
 async function jobs(full: boolean): Promise<Record<JobName, number>> {
@@ -318,7 +334,7 @@ async function lookups(): Promise<Record<string, { api: Latency; direct?: Latenc
 interface Row {
   size: number;
   ingest: { seconds: number; transactions: number; documents: number };
-  sample: { raw: number; ours: number; transactions: number };
+  samples: Partial<Record<Placement, { raw: number; ours: number }>>;
   disk: Awaited<ReturnType<typeof disk>>;
   incremental: Record<JobName, number>;
   full: Record<JobName, number>;
@@ -331,10 +347,12 @@ console.log(
 try {
   for (const size of SIZES) {
     const stepStart = indexed;
-    const sample = await sampleRatio(SAMPLE, SIZES.indexOf(size) % 2 === 0);
+    const samples: Row['samples'] = {};
+    for (const placement of placements)
+      samples[placement] = await sampleRatio(SAMPLE, SIZES.indexOf(size) % 2 === 0, placement);
     const step = await ingest(size - INCREMENT - indexed);
     console.log(
-      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; sample of ${SAMPLE}: raw ${sample.raw.toFixed(1)} s, ours ${sample.ours.toFixed(1)} s`,
+      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; samples of ${SAMPLE}: ${placements.map((p) => `${p} cores raw ${samples[p]?.raw.toFixed(1)} s, ours ${samples[p]?.ours.toFixed(1)} s`).join('; ')}`,
     );
     await jobs(false); // up to date before the measured increment
     await ingest(INCREMENT);
@@ -345,7 +363,7 @@ try {
     const row: Row = {
       size,
       ingest: step,
-      sample: { ...sample, transactions: SAMPLE },
+      samples,
       disk: onDisk,
       incremental,
       full,
@@ -384,10 +402,13 @@ try {
     'ingest tx/s (ours, whole step)',
     rows.map((r) => String(Math.round(r.ingest.transactions / r.ingest.seconds))),
   );
-  line(
-    'sample: ours / raw _bulk (time ratio)',
-    rows.map((r) => `${((r.sample.raw / r.sample.ours) * 100).toFixed(0)} %`),
-  );
+  for (const placement of placements)
+    line(
+      `sample, ${placement} cores: ours / raw _bulk`,
+      rows.map(
+        (r) => `${(((r.samples[placement]?.raw ?? NaN) / (r.samples[placement]?.ours ?? NaN)) * 100).toFixed(0)} %`,
+      ),
+    );
   line(
     'disk B/tx, transactions (merged)',
     rows.map((r) => String(Math.round(r.disk.transactions / r.disk.count))),

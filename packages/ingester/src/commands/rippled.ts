@@ -28,7 +28,9 @@ export async function followRippled(
   try {
     const checkpoint = await checkpoints.load();
     const after = checkpoint?.last_ledger ?? (from === undefined ? 0 : from - 1);
-    const totals = await runPipeline(rippled.live(after, signal), engine, checkpoints, {
+    // The indexed ledger the follower goes on from is the first link of its chain check.
+    const indexed = after > 0 ? await engine.indexedLedger(after) : undefined;
+    const totals = await runPipeline(rippled.live(after, signal, indexed), engine, checkpoints, {
       batchLedgers: 1,
       networkId: rippled.networkId ?? config.xrpl.networkId,
       onBatch: async (t, batch) => {

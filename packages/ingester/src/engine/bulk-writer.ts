@@ -31,14 +31,19 @@ export function bulkLines(op: WriteOp): string {
 export type BulkItem = Record<string, { status: number; error?: unknown }>;
 
 /**
- * The first item of a `_bulk` answer that the writer would count as refused: not a 409 (a newer
- * version is there: superseded) nor a delete of a document that is not there (404: already gone).
+ * What the writer makes of one item of a `_bulk` answer: done (written, or a delete of a document
+ * that is not there: already gone), superseded (409: a newer version is there), or refused.
  */
+export function itemOutcome(action: string, status: number): 'done' | 'superseded' | 'refused' {
+  if (status < 300 || (action === 'delete' && status === 404)) return 'done';
+  return status === 409 ? 'superseded' : 'refused';
+}
+
+/** The first item of a `_bulk` answer that the writer would count as refused (see itemOutcome). */
 export function firstRefusal(items: readonly BulkItem[] | undefined): { status: number; error?: unknown } | undefined {
   for (const item of items ?? [])
     for (const [action, outcome] of Object.entries(item))
-      if (outcome.status >= 300 && outcome.status !== 409 && !(action === 'delete' && outcome.status === 404))
-        return outcome;
+      if (itemOutcome(action, outcome.status) === 'refused') return outcome;
   return undefined;
 }
 
@@ -139,9 +144,9 @@ export async function writeOps(
           byKey ??= new Map(ops.map((op) => [key(op.index, op.id, op.version), op]));
           const op = byKey.get(key(action?._index, action?._id, action?.version));
           if (op === undefined) return;
-          // Deleting what is not there (never written, or deleted already) leaves what was asked.
-          if (op.delete === true && dropped.status === 404) return;
-          if (dropped.status === 409) result.superseded.push(op);
+          const outcome = itemOutcome(op.delete === true ? 'delete' : 'index', dropped.status);
+          if (outcome === 'done') return;
+          if (outcome === 'superseded') result.superseded.push(op);
           else if (isTransientStatus(dropped.status) && !lastChance) again.push(op);
           else refused.push({ op, status: dropped.status, error: (dropped.error ?? {}) as Json });
         },

@@ -252,6 +252,18 @@ export class IngestEngine {
     return found.found ? found._source : undefined;
   }
 
+  /** An indexed ledger's index and hash, read in real time through its range alias, or undefined. */
+  async indexedLedger(ledgerIndex: number): Promise<{ ledger_index: number; ledger_hash: string } | undefined> {
+    const found = await this.weather('get', () =>
+      this.client.get<{ ledger_hash?: string }>(
+        { index: this.rangeAlias('ledgers', ledgerIndex), id: String(ledgerIndex), _source_includes: ['ledger_hash'] },
+        { ignore: [404] },
+      ),
+    );
+    const hash = found.found ? found._source?.ledger_hash : undefined;
+    return typeof hash === 'string' ? { ledger_index: ledgerIndex, ledger_hash: hash } : undefined;
+  }
+
   /** A document with the tag a conditional write needs, or undefined when there is none. */
   async getTagged<T>(kind: SingleIndexKind, id: string): Promise<{ source: T; tag: WriteTag } | undefined> {
     const found = await this.weather('get', () =>

@@ -31,6 +31,17 @@ export class SourceError extends Error {
   }
 }
 
+/**
+ * The source's ledgers do not chain to the ones before them (fetched twice): another chain than
+ * the one indexed, or a server that serves altered ledgers. `live` stops on it rather than retry.
+ */
+export class ChainBrokenError extends SourceError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChainBrokenError';
+  }
+}
+
 /** A ledger that does not match its own hashes (or cannot be checked): an attempt that failed. */
 class LedgerRefusedError extends Error {
   constructor(message: string) {
@@ -45,6 +56,9 @@ class LedgerRefusedError extends Error {
  * ledger with its transactions expanded, and after any reconnect first backfills the gap since the
  * last ledger it yielded, so no ledger is ever skipped.
  */
+/** What chains a ledger to the next: its index and hash. */
+export type LedgerLink = Pick<LedgerInput, 'ledger_index' | 'ledger_hash'>;
+
 export class RippledSource {
   private xrpl: XrplClient | undefined;
   private connecting: Promise<XrplClient> | undefined;
@@ -189,11 +203,11 @@ export class RippledSource {
    * fetched once more; a break that remains is a SourceError. `after`, the ledger just before
    * `from` when the caller has it, is the first link.
    */
-  async *backfill(from: number, to: number, after?: LedgerInput): AsyncGenerator<LedgerInput> {
+  async *backfill(from: number, to: number, after?: LedgerLink): AsyncGenerator<LedgerInput> {
     const concurrency = Math.max(1, this.options.concurrency ?? 4);
     const inFlight: Promise<LedgerInput>[] = [];
     let next = from;
-    let previous = after?.ledger_index === from - 1 ? after : undefined;
+    let previous: LedgerLink | undefined = after?.ledger_index === from - 1 ? after : undefined;
     while (next <= to || inFlight.length > 0) {
       while (next <= to && inFlight.length < concurrency) {
         const pending = this.fetchLedger(next);
@@ -211,7 +225,7 @@ export class RippledSource {
   }
 
   /** `ledger` if it names `previous` as its parent; else both fetched again once, or a SourceError. */
-  private async chained(previous: LedgerInput, ledger: LedgerInput): Promise<LedgerInput> {
+  private async chained(previous: LedgerLink, ledger: LedgerInput): Promise<LedgerInput> {
     const broken = checkLedgerChain(previous, ledger);
     if (broken === undefined) return ledger;
     this.options.logger.warn(
@@ -228,7 +242,7 @@ export class RippledSource {
         ? checkLedgerChain(previous, again)
         : `ledger ${previous.ledger_index} is now ${parent.ledger_hash}, it was ${previous.ledger_hash}`;
     if (still !== undefined)
-      throw new SourceError(
+      throw new ChainBrokenError(
         `ledger ${ledger.ledger_index} from ${this.options.url} refused, the chain is broken: ${still}`,
       );
     return again;
@@ -243,12 +257,14 @@ export class RippledSource {
 
   /**
    * Follows validated ledgers for ever (until `signal` aborts). `after` is the last ledger already
-   * indexed (0: start at the server's current validated ledger). Reconnects with backoff.
+   * indexed (0: start at the server's current validated ledger), and `indexed` its hash as the
+   * index holds it: the first ledger fetched must name it as its parent, so a restart never goes on
+   * from another chain than the one indexed. Reconnects with backoff.
    */
-  async *live(after: number, signal?: AbortSignal): AsyncGenerator<LedgerInput> {
+  async *live(after: number, signal?: AbortSignal, indexed?: LedgerLink): AsyncGenerator<LedgerInput> {
     let last = after;
-    // The last ledger yielded: the next one must name it as its parent.
-    let lastLedger: LedgerInput | undefined;
+    // The last ledger yielded (or indexed): the next one must name it as its parent.
+    let lastLedger: LedgerLink | undefined = indexed?.ledger_index === after ? indexed : undefined;
     let failures = 0;
     // A function, not a narrowed property: the signal changes while this generator waits.
     const aborted = (): boolean => signal?.aborted === true;
@@ -307,6 +323,8 @@ export class RippledSource {
         }
       } catch (error) {
         if (aborted()) break;
+        // Going on would index another chain than the one indexed: stop, the operator decides.
+        if (error instanceof ChainBrokenError) throw error;
         this.options.logger.warn({ error: (error as Error).message }, 'rippled stream interrupted');
       }
       if (aborted()) break;

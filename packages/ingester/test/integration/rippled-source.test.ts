@@ -2,7 +2,14 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
-import { CheckpointStore, IngestEngine, RippledSource, runPipeline, SourceError } from '../../src/index.js';
+import {
+  ChainBrokenError,
+  CheckpointStore,
+  IngestEngine,
+  RippledSource,
+  runPipeline,
+  SourceError,
+} from '../../src/index.js';
 import {
   createTestIndices,
   indexContent,
@@ -126,6 +133,34 @@ t.test('live: gap since the checkpoint, the stream, a dropped connection, and th
   t.ok(server.commands.filter((c) => c === 'subscribe').length >= 2, 'resubscribed after the drop');
 });
 
+t.test('live goes on only from the indexed ledger: a first ledger that does not chain to it stops it', async (t) => {
+  const server = await replayServer(t);
+  server.validated = FIRST + 3;
+  const indexed = asServed(fixturePath(FIRST));
+  const follow = async (hash: string): Promise<number[]> => {
+    const rippled = source(t, server.url);
+    const controller = new AbortController();
+    const seen: number[] = [];
+    for await (const ledger of rippled.live(FIRST, controller.signal, { ledger_index: FIRST, ledger_hash: hash })) {
+      seen.push(ledger.ledger_index);
+      if (ledger.ledger_index === FIRST + 3) controller.abort();
+    }
+    return seen;
+  };
+  t.same(
+    await follow(indexed.ledger_hash),
+    [1, 2, 3].map((i) => FIRST + i),
+    'the indexed hash: it follows',
+  );
+  const other = `${'0'.repeat(63)}1`;
+  await t.rejects(
+    follow(other),
+    { name: 'ChainBrokenError', message: new RegExp(`ledger ${FIRST} is now [0-9A-F]{64}, it was ${other}`) },
+    'another hash for the indexed ledger: stopped, nothing yielded',
+  );
+  t.ok(ChainBrokenError.prototype instanceof SourceError);
+});
+
 t.test('a ledger the server cannot give is a clear error after retries', async (t) => {
   const server = await replayServer(t);
   server.failing.set(FIRST + 1, 'lgrNotFound');
@@ -234,7 +269,7 @@ t.test('backfill: a ledger of another chain (its own hashes fine) breaks the par
       for await (const ledger of rippled.backfill(FIRST, LAST)) got.push(ledger.ledger_index);
     })(),
     {
-      name: 'SourceError',
+      name: 'ChainBrokenError',
       message: `ledger ${forked} from ${server.url} refused, the chain is broken: ledger ${forked} names parent ${'AB'.repeat(32)}, but ledger ${forked - 1} is ${asServed(fixturePath(forked - 1)).ledger_hash}`,
     },
   );
@@ -266,46 +301,31 @@ t.test('live: a ledger of another chain is never yielded; following stops there 
       hash,
     });
   });
-  const warnings: Json[] = [];
-  const logged = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      warnings.push(
-        ...chunk
-          .toString()
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l) as Json),
-      );
-      done();
-    },
-  });
-  const rippled = source(t, server.url, { attempts: 1, logger: createLogger('rippled-source-test', 'warn', logged) });
+  const rippled = source(t, server.url, { attempts: 1 });
   const controller = new AbortController();
   const seen: number[] = [];
-  const done = (async () => {
-    for await (const ledger of rippled.live(FIRST, controller.signal)) {
-      seen.push(ledger.ledger_index);
-      if (ledger.ledger_index === FIRST + 3) {
-        server.announce(FIRST + 4);
-        server.announce(forked);
+  await t.rejects(
+    (async () => {
+      for await (const ledger of rippled.live(FIRST, controller.signal)) {
+        seen.push(ledger.ledger_index);
+        if (ledger.ledger_index === FIRST + 3) {
+          server.announce(FIRST + 4);
+          server.announce(forked);
+        }
       }
-    }
-  })();
-  for (let i = 0; i < 200 && !warnings.some((w) => w.msg === 'rippled stream interrupted'); i += 1) await sleep(25);
-  controller.abort();
-  await done;
+    })(),
+    {
+      name: 'ChainBrokenError',
+      message: new RegExp(
+        `^ledger ${forked} from \\S+ refused, the chain is broken: ledger ${forked} names parent ${'CD'.repeat(32)}`,
+      ),
+    },
+    'it stops, saying why, instead of retrying the same ledger for ever',
+  );
   t.same(
     seen,
     [1, 2, 3, 4].map((i) => FIRST + i),
     'the ledgers before it, each once',
-  );
-  t.match(
-    warnings.find((w) => w.msg === 'rippled stream interrupted'),
-    {
-      error: new RegExp(
-        `^ledger ${forked} from \\S+ refused, the chain is broken: ledger ${forked} names parent ${'CD'.repeat(32)}`,
-      ),
-    },
   );
 });
 
