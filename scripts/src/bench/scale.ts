@@ -9,9 +9,10 @@
  * synthetic.ts: real transactions, fresh ledgers and hashes, accounts from a Zipf pool, one heavy
  * account), fed through the normal pipeline into one fresh prefix that grows from size to size.
  * At each size it prints:
- * - ingest: transactions/s of the pipeline over the whole step, and on two equal samples of the
- *   next ledgers written into the grown prefix, ours next to the engine's raw `_bulk` of the very
- *   documents ours writes (ratio), on shared cores and, with the local engine, apart (common.ts);
+ * - ingest: transactions/s of the pipeline over the whole step, and on equal samples of the next
+ *   ledgers written into the grown prefix, ours next to the engine's raw `_bulk` of the very
+ *   documents ours writes (two pairs, each order once), on shared cores and, with the local
+ *   engine, apart (common.ts);
  * - bytes on disk per transaction after a force-merge: the transactions alone, and everything;
  * - p50 / p99 through the API (default access mode, an Enterprise key, paced under its burst
  *   limit) next to the same query sent to the engine directly: tx by hash, account info, the first
@@ -19,11 +20,20 @@
  *   SQL CSV export;
  * - each derived job's wall time: incremental (after `--increment` more transactions) and full.
  */
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { ApiKeyStore } from '@xle/access';
 import { startServer } from '@xle/api';
-import { createLogger, engineUrl, indexName, layoutOf, rangeIndices, type RangedKind } from '@xle/core';
+import {
+  createLogger,
+  deleteTemplatesAndIndices,
+  engineUrl,
+  indexName,
+  layoutOf,
+  rangeIndices,
+  type RangedKind,
+} from '@xle/core';
 import type { LedgerInput } from '@xle/documents';
 import {
   CheckpointStore,
@@ -34,11 +44,15 @@ import {
   DEFAULT_SCORE_CONFIG,
   directoryTomlSource,
   type JobName,
+  parseValidation,
+  validationId,
+  type WriteOp,
 } from '@xle/ingester';
-import { makeTomlDir, syntheticLedgers } from '@xle/test-helpers';
+import { createTestValidator, makeTomlDir, syntheticLedgers } from '@xle/test-helpers';
 import {
   benchIndices,
   fixtureLedgers,
+  freshIndices,
   mb,
   localPlacement,
   pairedLatency,
@@ -80,8 +94,8 @@ const SIZES = args.sizes.split(',').map((s) => whole(s, 'sizes'));
 const INCREMENT = whole(args.increment, 'increment');
 const SAMPLE = whole(args.sample, 'sample');
 const REQUESTS = whole(args.requests, 'requests');
-if (SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number)) || (SIZES[0] as number) <= INCREMENT + 4 * SAMPLE) {
-  console.error(`--sizes must grow, the first above --increment + 4 × --sample\nusage: ${USAGE}`);
+if (SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number)) || (SIZES[0] as number) <= INCREMENT + 8 * SAMPLE) {
+  console.error(`--sizes must grow, the first above --increment + 8 × --sample\nusage: ${USAGE}`);
   process.exit(64);
 }
 
@@ -156,46 +170,53 @@ async function ingest(transactions: number): Promise<{ seconds: number; transact
 }
 
 /**
- * Two equal samples of the next ledgers, each written into the grown prefix itself (equally sized
- * targets): one by the engine's raw `_bulk` of the documents ours would write for it (built before
- * its clock starts), one by ours; `rawFirst` alternates which goes first from size to size. Both
- * run under `placement` (common.ts: shared cores, or the local engine and this process apart).
+ * The engine's raw `_bulk` against ours on equal samples of the next ledgers, each written into the
+ * grown prefix itself (equally sized targets): raw sends the documents ours would write for its
+ * sample (built before its clock starts). Two pairs, raw first then ours first, since whichever
+ * runs second inherits the merges the first one's writes set off; the figures are the sums over
+ * both pairs. Both run under `placement` (common.ts: shared cores, or the local engine and this
+ * process apart).
  */
-async function sampleRatio(
-  transactions: number,
-  rawFirst: boolean,
-  placement: Placement,
-): Promise<{ raw: number; ours: number }> {
-  const rawLedgers = take(transactions);
-  const oursLedgers = take(transactions);
-  await engine.ensureRangesBetween(
-    ['ledgers', 'transactions'],
-    (rawLedgers[0] as LedgerInput).ledger_index,
-    (oursLedgers.at(-1) as LedgerInput).ledger_index,
-  );
-  const { bodies } = await rawBulkBodies(engine, rawLedgers);
+async function sampleRatio(transactions: number, placement: Placement): Promise<{ raw: number; ours: number }> {
   const timed = async (work: () => Promise<unknown>): Promise<number> => {
     const started = performance.now();
     await work();
     return (performance.now() - started) / 1000;
   };
-  const raw = (): Promise<number> => timed(() => sendRawBulk(client, bodies));
-  const ours = (): Promise<number> =>
-    timed(async () => {
-      async function* source(): AsyncGenerator<LedgerInput> {
-        yield* oursLedgers;
+  const total = { raw: 0, ours: 0 };
+  for (const rawFirst of [true, false]) {
+    const rawLedgers = take(transactions);
+    const oursLedgers = take(transactions);
+    await engine.ensureRangesBetween(
+      ['ledgers', 'transactions'],
+      (rawLedgers[0] as LedgerInput).ledger_index,
+      (oursLedgers.at(-1) as LedgerInput).ledger_index,
+    );
+    const { bodies } = await rawBulkBodies(engine, rawLedgers);
+    const raw = (): Promise<number> => timed(() => sendRawBulk(client, bodies));
+    const ours = (): Promise<number> =>
+      timed(async () => {
+        async function* source(): AsyncGenerator<LedgerInput> {
+          yield* oursLedgers;
+        }
+        const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
+        if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
+      });
+    local.pin(placement);
+    try {
+      if (rawFirst) {
+        total.raw += await raw();
+        total.ours += await ours();
+      } else {
+        total.ours += await ours();
+        total.raw += await raw();
       }
-      const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
-      if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
-    });
-  local.pin(placement);
-  try {
-    const result = rawFirst ? { raw: await raw(), ours: await ours() } : { ours: await ours(), raw: await raw() };
+    } finally {
+      local.pin('shared');
+    }
     indexed += [...rawLedgers, ...oursLedgers].reduce((n, l) => n + l.transactions.length, 0);
-    return result;
-  } finally {
-    local.pin('shared');
   }
+  return total;
 }
 
 async function jobs(full: boolean): Promise<Record<JobName, number>> {
@@ -245,6 +266,63 @@ async function disk(): Promise<{
   ) as StateSize;
   const count = (await client.count({ index: transactions })).count;
   return { transactions: tx, all, withReplicas, count, state };
+}
+
+/**
+ * Bytes per validation document on disk (merged), for the README's sizing: documents as the
+ * validations consumer writes them (parseValidation, with the verification it adds), of 40
+ * validators over 3,000 ledgers, in a scratch prefix. Validations are not in the ledger history,
+ * so they cannot come from the synthetic ledgers; signatures are random bytes of a real one's size.
+ */
+async function validationBytes(): Promise<number> {
+  const scratch = await freshIndices(client, config, 'scale-validations');
+  try {
+    const target = new IngestEngine(client, scratch, logger, layoutOf(config));
+    const validators = Array.from({ length: 40 }, (_, i) => createTestValidator(`bench-${i}`));
+    const first = 95_000_000;
+    const ledgers = 3000;
+    await target.ensureRangesBetween(['validations'], first, first + ledgers - 1);
+    let ops: WriteOp[] = [];
+    for (let ledger = first; ledger < first + ledgers; ledger += 1) {
+      const hash = randomBytes(32).toString('hex').toUpperCase();
+      for (const v of validators) {
+        const doc = parseValidation({
+          type: 'validationReceived',
+          validation_public_key: v.signing_key,
+          master_key: v.master_key,
+          ledger_hash: hash,
+          ledger_index: String(ledger),
+          signing_time: 800_000_000 + ledger * 4,
+          signature: randomBytes(71).toString('hex').toUpperCase(),
+          full: true,
+          flags: 0x80000001,
+          cookie: BigInt(`0x${randomBytes(8).toString('hex')}`).toString(),
+          server_version: '1745990418580701184',
+        });
+        doc.verified = true;
+        doc.verification_message = 'signature verified';
+        ops.push({
+          index: target.rangeAlias('validations', ledger),
+          id: validationId(doc),
+          doc: doc as unknown as WriteOp['doc'],
+          ledgerIndex: ledger,
+          range: { kind: 'validations', ledgerIndex: ledger },
+        });
+      }
+      if (ops.length >= 20_000) {
+        await target.write(ops);
+        ops = [];
+      }
+    }
+    await target.write(ops);
+    const alias = indexName(scratch, 'validations');
+    await client.indices.refresh({ index: alias });
+    await client.indices.forcemerge({ index: alias, max_num_segments: 1 }, { requestTimeout: 600_000 });
+    const primaries = (await client.indices.stats({ index: alias, metric: ['store', 'docs'] }))._all.primaries;
+    return Math.round((primaries?.store?.size_in_bytes ?? 0) / Math.max(1, primaries?.docs?.count ?? 0));
+  } finally {
+    await deleteTemplatesAndIndices(client, scratch);
+  }
 }
 
 const es = engineUrl(config).split(',')[0] as string;
@@ -348,11 +426,10 @@ try {
   for (const size of SIZES) {
     const stepStart = indexed;
     const samples: Row['samples'] = {};
-    for (const placement of placements)
-      samples[placement] = await sampleRatio(SAMPLE, SIZES.indexOf(size) % 2 === 0, placement);
+    for (const placement of placements) samples[placement] = await sampleRatio(SAMPLE, placement);
     const step = await ingest(size - INCREMENT - indexed);
     console.log(
-      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; samples of ${SAMPLE}: ${placements.map((p) => `${p} cores raw ${samples[p]?.raw.toFixed(1)} s, ours ${samples[p]?.ours.toFixed(1)} s`).join('; ')}`,
+      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; samples of ${SAMPLE} (two pairs, each order once): ${placements.map((p) => `${p} cores raw ${samples[p]?.raw.toFixed(1)} s, ours ${samples[p]?.ours.toFixed(1)} s`).join('; ')}`,
     );
     await jobs(false); // up to date before the measured increment
     await ingest(INCREMENT);
@@ -449,6 +526,7 @@ try {
       line(`growth ${name} p50`, [
         `x${((last.lookups[name]?.api.p50 ?? NaN) / (first.lookups[name]?.api.p50 ?? NaN)).toFixed(2)}`,
       ]);
+  console.log(`\nvalidations: ${await validationBytes()} B/doc (merged), 40 validators × 3,000 ledgers`);
 } finally {
   if (args.keep) console.log(`\nkept the indices of prefix ${naming.prefix}`);
   else await drop();

@@ -9,3 +9,4 @@ export * from './cli.js';
 export * from './listen.js';
 export * from './synthetic.js';
 export * from './api-process.js';
+export * from './shuffle.js';

@@ -13,6 +13,7 @@ import {
   listFixtureLedgers,
   readAllDocuments,
   readFixture,
+  shuffled,
   type TestIndices,
 } from '@xle/test-helpers';
 
@@ -44,17 +45,6 @@ function expectedState(): { live: Map<string, Json>; deleted: Map<string, number
     if (doc.deleted !== true) live.set(id, doc);
     else deleted.set(id, version);
   return { live, deleted };
-}
-
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const out = [...items];
-  let state = seed;
-  for (let i = out.length - 1; i > 0; i -= 1) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    const j = state % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
 }
 
 async function state(target: TestIndices) {

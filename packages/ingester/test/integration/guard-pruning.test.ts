@@ -7,6 +7,7 @@ import {
   indexContent,
   listFixtureLedgers,
   readFixture,
+  shuffled,
   syntheticLedgers,
   type TestIndices,
 } from '@xle/test-helpers';
@@ -51,17 +52,6 @@ async function guardsAtOrBelow(target: TestIndices, ledger: number): Promise<num
   const index = indexName(target.naming, 'deletions');
   await target.client.indices.refresh({ index });
   return (await target.client.count({ index, query: { range: { ledger_index: { lte: ledger } } } })).count;
-}
-
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const out = [...items];
-  let s = seed;
-  for (let i = out.length - 1; i > 0; i -= 1) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    const j = s % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
 }
 
 t.test('guards behind the watermark are pruned after the delay; a replay changes no state', async (t) => {
