@@ -31,7 +31,6 @@ export {
   inLedgerRanges,
   type JobStatus,
   readAsOf,
-  readIndexedRanges,
   readJobRun,
   recordJobRun,
   replaceDataSet,
@@ -129,6 +128,7 @@ export {
   gapsOf,
   type LedgerRange,
   nextCheckpoint,
+  readIndexedRanges,
   subtractRanges,
 } from './pipeline/checkpoint.js';
 export {

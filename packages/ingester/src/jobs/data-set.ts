@@ -2,7 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { SingleIndexKind } from '@xle/core';
 import type { AsOf, DataSetDocument, JobStatus } from '@xle/documents';
 import type { WriteOp } from '../writes.js';
-import { addToRanges, type Checkpoint, type LedgerRange } from '../pipeline/checkpoint.js';
+import type { LedgerRange } from '../pipeline/checkpoint.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 
 export type { AsOf, DataSetDocument, JobStatus };
@@ -72,19 +72,6 @@ export async function replaceDataSetPart(
   await engine.deleteIds(kind, [...existing.keys()]);
   await engine.refresh([kind]);
   return { written: documents.length, removed: existing.size };
-}
-
-/** Every ledger indexed by any source, merged: what a job run has seen, recorded with it. */
-export async function readIndexedRanges(engine: IngestEngine): Promise<LedgerRange[]> {
-  const found = await engine.search<Checkpoint>('ingest-state', {
-    size: 1000,
-    query: { term: { kind: 'checkpoint' } },
-    _source: ['ranges'],
-  });
-  return addToRanges(
-    found.hits.hits.flatMap((hit) => hit._source?.ranges ?? []),
-    [],
-  );
 }
 
 /** A query for the documents of ledgers in `ranges`. */

@@ -1,10 +1,10 @@
 import { DataNotReadyError, type SingleIndexKind } from '@xle/core';
 import type { IngestEngine } from '../engine/ingest-engine.js';
+import { readIndexedRanges } from '../pipeline/checkpoint.js';
 import { buildAmendmentDocs, loadKnownAmendments, readAmendmentSources, readAmendmentVotes } from './amendments.js';
 import { buildBalanceDocs, readTopBalances } from './balances.js';
 import {
   readAsOf,
-  readIndexedRanges,
   readJobRun,
   recordJobRun,
   replaceDataSet,

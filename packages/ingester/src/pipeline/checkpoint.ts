@@ -109,3 +109,16 @@ export function nextCheckpoint(
     updated_at: new Date().toISOString(),
   };
 }
+
+/** Every ledger indexed by any source, merged (the checkpoints' ranges): what a job run has seen, and where the history watermark comes from. */
+export async function readIndexedRanges(engine: IngestEngine): Promise<LedgerRange[]> {
+  const found = await engine.search<Checkpoint>('ingest-state', {
+    size: 1000,
+    query: { term: { kind: 'checkpoint' } },
+    _source: ['ranges'],
+  });
+  return addToRanges(
+    found.hits.hits.flatMap((hit) => hit._source?.ranges ?? []),
+    [],
+  );
+}

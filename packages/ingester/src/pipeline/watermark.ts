@@ -1,7 +1,6 @@
-import type { LedgerRange } from './checkpoint.js';
+import { readIndexedRanges, type LedgerRange } from './checkpoint.js';
 import type { WriteOp } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
-import { readIndexedRanges } from '../jobs/data-set.js';
 
 /**
  * Deletion guards pruned behind the history watermark.
