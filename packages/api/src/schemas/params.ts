@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import Format from 'typebox/format';
 import { isValidClassicAddress } from 'xrpl';
+import { MAINNET_FIRST_LEDGER } from '@xle/core';
 import { FIXED_SPACES } from '@xle/documents';
 
 /**
@@ -29,7 +30,7 @@ export const TxIdParam = Type.String({
   description: 'A 64-hex transaction hash (case-insensitive) or a 16-hex ctid (XLS-37).',
 });
 
-export const LEDGER_INDEX_MIN = 32570;
+export const LEDGER_INDEX_MIN = MAINNET_FIRST_LEDGER;
 export const LEDGER_INDEX_MAX = 4294967295;
 
 /** A ledger index (32570..4294967295) or a 64-hex ledger hash. */

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { defineCommand, integerOption, InvalidOptionError, UsageError } from '@xle/core';
+import { defineCommand, integerOption, InvalidOptionError, MAINNET_FIRST_LEDGER, UsageError } from '@xle/core';
 import { LeaseStore } from '../backfill/lease-store.js';
 import { withIngestEngine } from './context.js';
 import { backfillFromRippled, ledgerOption } from './rippled.js';
@@ -56,7 +56,7 @@ export const backfillCommand = defineCommand({
     const from = ledgerOption(values.from, 'from');
     const to = ledgerOption(values.to, 'to');
     if (from === undefined || to === undefined || to < from)
-      throw new InvalidOptionError('backfill needs --from N --to M with 32570 <= N <= M');
+      throw new InvalidOptionError(`backfill needs --from N --to M with ${MAINNET_FIRST_LEDGER} <= N <= M`);
     const options = {
       range: { from, to },
       workers: integerOption(values.workers, 'workers', { min: 1, max: 64, default: 1 }),

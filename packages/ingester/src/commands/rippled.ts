@@ -8,9 +8,6 @@ import { LeaseStore } from '../backfill/lease-store.js';
 import { RippledSource } from '../sources/rippled.js';
 import { refuseRange, sourceLedgers } from '../sources/rippled-ledgers.js';
 
-/** The lowest ledger rippled serves on mainnet (ledgers before it were lost). */
-export const FIRST_LEDGER = MAINNET_FIRST_LEDGER;
-
 /**
  * Follows validated ledgers from rippled (RIPPLED_URL) under the `rippled` checkpoint, committing
  * every ledger as it arrives; after a restart or reconnect the gap since the checkpoint comes first.
@@ -170,7 +167,7 @@ export function reportBackfill(results: readonly WorkerTotals[]): { lines: strin
 export function ledgerOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < FIRST_LEDGER)
-    throw new InvalidOptionError(`--${name} takes a ledger index from ${FIRST_LEDGER}, not ${value}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < MAINNET_FIRST_LEDGER)
+    throw new InvalidOptionError(`--${name} takes a ledger index from ${MAINNET_FIRST_LEDGER}, not ${value}`);
   return n;
 }
