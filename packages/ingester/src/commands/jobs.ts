@@ -1,5 +1,6 @@
 import { createProgress, defineCommand, historyStart, type Command } from '@xle/core';
 import { JOB_NAMES, runJob, type JobName } from '../jobs/run.js';
+import type { IngestEngine } from '../engine/ingest-engine.js';
 import { pruneGuards } from '../pipeline/watermark.js';
 import { tokensJobOptions, withIngestEngine } from './context.js';
 
@@ -25,7 +26,7 @@ function runJobs(names: readonly JobName[], refresh: readonly string[], full: bo
 }
 
 /** The pruner of deletion guards behind the history watermark (pipeline/watermark.ts), with what it did. */
-async function pruneStep(engine: Parameters<typeof pruneGuards>[0], start: number | undefined): Promise<void> {
+async function pruneStep(engine: IngestEngine, start: number | undefined): Promise<void> {
   if (start === undefined) {
     console.log('guards: not pruned (XRPL_HISTORY_START is not set for this network)');
     return;

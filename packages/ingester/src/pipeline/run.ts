@@ -49,8 +49,9 @@ const BUILD_SLICE_MS = 10;
 
 /**
  * The transform and enrich stages of one batch: every ledger's writes (pure), then the account
- * writes with their activations, the newest write of each document kept (`newestWrites`), each serialised while earlier batches are being written rather
- * than inside the writer just before each request, so the engine is not kept waiting on a body.
+ * writes with their activations, the newest write of each document kept (`newestWrites`), each
+ * serialised while earlier batches are being written rather than inside the writer just before
+ * each request, so the engine is not kept waiting on a body.
  */
 export async function prepareBatch(
   ledgers: readonly LedgerInput[],
