@@ -5,6 +5,7 @@ import {
   indexName,
   isClusterWeather,
   rangeAlias,
+  rangeIndices,
   TtlCache,
   type Client,
   type IndexKind,
@@ -12,6 +13,9 @@ import {
   type RangedKind,
   type SingleIndexKind,
 } from '@xle/core';
+
+/** How long the list of a kind's ranges is kept (`searchNewest`). */
+const RANGES_TTL_MS = 5000;
 
 /** Documents kept per cached index (the oldest go first). */
 const CACHE_ENTRIES = 50_000;
@@ -24,10 +28,16 @@ export class Engine {
   private readonly caches = new Map<string, TtlCache<string, unknown>>();
   private readonly networks = new Map<string, Engine>();
 
+  /** Request options of a read by id: its own, shorter, time limit (see `es.lookupTimeoutMs`). */
+  private readonly lookup: { requestTimeout?: number };
+
   constructor(
     private readonly client: Client,
     private readonly naming: IndexNaming,
-  ) {}
+    private readonly options: { lookupTimeoutMs?: number } = {},
+  ) {
+    this.lookup = options.lookupTimeoutMs === undefined ? {} : { requestTimeout: options.lookupTimeoutMs };
+  }
 
   index(kind: IndexKind): string {
     return indexName(this.naming, kind);
@@ -43,7 +53,7 @@ export class Engine {
     if (network === this.naming.network) return this;
     let other = this.networks.get(network);
     if (other === undefined) {
-      other = new Engine(this.client, { ...this.naming, network });
+      other = new Engine(this.client, { ...this.naming, network }, this.options);
       this.networks.set(network, other);
     }
     return other;
@@ -54,8 +64,12 @@ export class Engine {
     return this.client.indices.exists({ index: this.index(kind) });
   }
 
+  /** A document by id; its index missing (deleted under the server) is a 503 INDEX_NOT_FOUND, not an absent document. */
   async get<T>(kind: SingleIndexKind, id: string): Promise<T | undefined> {
-    const doc = await this.client.get<T>({ index: this.index(kind), id }, { ignore: [404] });
+    const doc = await this.client.get<T>({ index: this.index(kind), id }, { ...this.lookup, ignore: [404] });
+    const error = (doc as { error?: { type?: string; reason?: string } }).error;
+    if (error?.type === 'index_not_found_exception')
+      throw new IndexNotFoundError(new Error(`get ${kind} ${JSON.stringify(id)}: ${error.reason ?? error.type}`));
     return doc.found ? doc._source : undefined;
   }
 
@@ -64,15 +78,36 @@ export class Engine {
    * (a read by id must name one index; the kind's alias spans every range). A range never
    * written answers 404 like a missing document.
    */
-  async getInRange<T>(kind: RangedKind, ledgerIndex: number, id: string): Promise<T | undefined> {
-    const doc = await this.client.get<T>({ index: rangeAlias(this.naming, kind, ledgerIndex), id }, { ignore: [404] });
+  /**
+   * The ledger a transaction or ledger hash belongs to, from its locator (one read by id), so that
+   * a lookup by hash reads one range index by id instead of searching every range.
+   */
+  async locate(hash: string): Promise<number | undefined> {
+    return (await this.get<{ ledger_index: number }>('locators', hash.toUpperCase()))?.ledger_index;
+  }
+
+  async getInRange<T>(
+    kind: RangedKind,
+    ledgerIndex: number,
+    id: string,
+    { located = false }: { located?: boolean } = {},
+  ): Promise<T | undefined> {
+    const doc = await this.client.get<T>(
+      { index: rangeAlias(this.naming, kind, ledgerIndex), id },
+      { ...this.lookup, ignore: [404] },
+    );
+    // `located`: a locator says the document is there, so a range that is not (deleted under
+    // the server) is a 503 INDEX_NOT_FOUND, not a 404.
+    const error = (doc as { error?: { type?: string; reason?: string } }).error;
+    if (located && error?.type === 'index_not_found_exception')
+      throw new IndexNotFoundError(new Error(`get ${kind} ${JSON.stringify(id)}: ${error.reason ?? error.type}`));
     return doc.found ? doc._source : undefined;
   }
 
   async mget<T>(kind: SingleIndexKind, ids: readonly string[]): Promise<Map<string, T>> {
     const found = new Map<string, T>();
     if (ids.length === 0) return found;
-    const result = await this.client.mget<T>({ index: this.index(kind), ids: [...new Set(ids)] });
+    const result = await this.client.mget<T>({ index: this.index(kind), ids: [...new Set(ids)] }, this.lookup);
     for (const doc of result.docs) {
       // A shard that cannot answer (its copies lost or moving) does not mean "absent", nor does an
       // index deleted under the server (503 INDEX_NOT_FOUND); any other refusal of one document
@@ -93,14 +128,65 @@ export class Engine {
    * than a 200 that silently lacks documents.
    */
   async search<T>(kind: IndexKind, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
-    const found = await this.client.search<T>({
-      allow_partial_search_results: false,
-      ...body,
-      index: this.index(kind),
+    return complete(
+      await this.client.search<T>({
+        allow_partial_search_results: false,
+        ...body,
+        index: this.index(kind),
+      }),
+    );
+  }
+
+  /**
+   * A search of the one range index that holds `ledgerIndex` (a ledger's own documents): its
+   * shards only, however many ranges the kind has. A range never written has no hits.
+   */
+  async searchInRange<T>(
+    kind: RangedKind,
+    ledgerIndex: number,
+    body: estypes.SearchRequest,
+  ): Promise<estypes.SearchResponse<T>> {
+    return complete(
+      await this.client.search<T>({
+        allow_partial_search_results: false,
+        ...body,
+        index: rangeAlias(this.naming, kind, ledgerIndex),
+        ignore_unavailable: true,
+      }),
+    );
+  }
+
+  /**
+   * The newest documents of a kind that grows with history: `body` sorts on `ledger_index`
+   * newest first and asks `size`. The newest range is asked first, and older ones only while
+   * fewer than `size` were found, instead of every range (the ranges are listed at most every
+   * RANGES_TTL_MS: a range created since is seen within that time).
+   */
+  async searchNewest<T>(
+    kind: RangedKind,
+    body: estypes.SearchRequest & { size: number },
+  ): Promise<estypes.SearchHit<T>[]> {
+    const ranges = await this.remember(`ranges:${kind}`, RANGES_TTL_MS, async () => {
+      const indices = await rangeIndices(this.client, this.naming, kind);
+      // The range aliases (a rebuild swaps the index behind one), newest first: their first
+      // ledgers are zero-padded, so they sort as numbers.
+      return [...new Set(indices.map((name) => name.replace(/-g\d+$/, '')))].sort().reverse();
     });
-    if ((found._shards?.failed ?? 0) > 0)
-      throw new EngineUnavailableError(new Error(`${found._shards.failed} shards failed`));
-    return found;
+    if (ranges.length === 0) return (await this.search<T>(kind, body)).hits.hits;
+    const hits: estypes.SearchHit<T>[] = [];
+    for (const alias of ranges) {
+      const found = complete(
+        await this.client.search<T>({
+          allow_partial_search_results: false,
+          ...body,
+          size: body.size - hits.length,
+          index: alias,
+        }),
+      );
+      hits.push(...found.hits.hits);
+      if (hits.length >= body.size) break;
+    }
+    return hits;
   }
 
   /** Opens a point in time over the indices or aliases of some kinds (a consistent view for a long walk). */
@@ -116,13 +202,12 @@ export class Engine {
 
   /** A search under a point in time (the request names it; no index), never a partial answer. */
   async searchPit<T>(body: estypes.SearchRequest, signal?: AbortSignal): Promise<estypes.SearchResponse<T>> {
-    const found = await this.client.search<T>(
-      { allow_partial_search_results: false, ...body },
-      signal === undefined ? {} : { signal },
+    return complete(
+      await this.client.search<T>(
+        { allow_partial_search_results: false, ...body },
+        signal === undefined ? {} : { signal },
+      ),
     );
-    if ((found._shards?.failed ?? 0) > 0)
-      throw new EngineUnavailableError(new Error(`${found._shards.failed} shards failed`));
-    return found;
   }
 
   /**
@@ -204,4 +289,11 @@ export class Engine {
       () => false,
     );
   }
+}
+
+/** A search answer as a whole: one with failed shards is a 503 (Retry-After), never a 200 that lacks documents. */
+function complete<T>(found: estypes.SearchResponse<T>): estypes.SearchResponse<T> {
+  if ((found._shards?.failed ?? 0) > 0)
+    throw new EngineUnavailableError(new Error(`${found._shards.failed} shards failed`));
+  return found;
 }

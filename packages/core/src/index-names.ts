@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 export const INDEX_KINDS = [
   'transactions',
   'ledgers',
+  'locators',
   'accounts',
   'activations',
   'objects',

@@ -4,6 +4,7 @@ import { backfillCommand } from './commands/backfill.js';
 import { fileCommand } from './commands/file.js';
 import { jobCommands } from './commands/jobs.js';
 import { liveCommand } from './commands/live.js';
+import { locatorsCommand } from './commands/locators.js';
 import { networkCommand } from './commands/network.js';
 import { nodesCommand } from './commands/nodes.js';
 import { rangesCommand, rangesRebuildCommand } from './commands/ranges.js';
@@ -20,6 +21,7 @@ runCli('ingest', [
   statusCommand,
   rangesCommand,
   rangesRebuildCommand,
+  locatorsCommand,
   stateCommand,
   ...jobCommands,
   networkCommand,

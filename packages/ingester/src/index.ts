@@ -120,7 +120,8 @@ export {
 export { ActivationEnricher, activationRecords } from './pipeline/activations.js';
 export { BatchSink } from './pipeline/sink.js';
 export { DeletionGuards, GUARD_WINDOW_MS } from './pipeline/deletions.js';
-export { type BatchContext, type LedgerWrites, ledgerWrites, newestWrites } from './pipeline/batch.js';
+export { type BatchContext, type LedgerWrites, ledgerWrites, locator, newestWrites } from './pipeline/batch.js';
+export { fillLocators, type LocatorFill } from './pipeline/locators.js';
 export {
   addToRanges,
   type Checkpoint,

@@ -229,8 +229,12 @@ async function jobs(full: boolean): Promise<Record<JobName, number>> {
   return times;
 }
 
-/** The ledger-state indices, whose size follows the current state (deletions: see pipeline/watermark.ts). */
-const STATE_KINDS = ['objects', 'accounts', 'deletions', 'activations', 'nfts'] as const;
+/**
+ * The single indices that grow with the ledger: the ledger-state indices, whose size follows the
+ * current state (deletions: see pipeline/watermark.ts), and the locators (one per transaction and
+ * ledger hash, which follow the history).
+ */
+const STATE_KINDS = ['objects', 'accounts', 'deletions', 'activations', 'nfts', 'locators'] as const;
 type StateSize = Record<(typeof STATE_KINDS)[number], { docs: number; bytes: number }>;
 
 /**

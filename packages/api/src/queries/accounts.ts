@@ -40,16 +40,14 @@ export function buildActivationsQuery(account: string): estypes.SearchRequest {
 }
 
 /**
- * Which of these addresses documents of an index name in `_accounts` (a terms aggregation over
- * exactly them, no hits): for the transactions index, or, with `liveTrustLines`, the live trust
- * lines of the objects index (pure).
+ * Which of these addresses the live trust lines of the objects index name in `_accounts` (a
+ * terms aggregation over exactly them, no hits) (pure).
  */
-export function buildAccountsNamedQuery(addresses: readonly string[], liveTrustLines = false): estypes.SearchRequest {
-  const named = { terms: { _accounts: [...addresses] } };
+export function buildAccountsNamedQuery(addresses: readonly string[]): estypes.SearchRequest {
   return {
     size: 0,
     track_total_hits: false,
-    query: liveTrustLines ? liveObjects('RippleState', named) : named,
+    query: liveObjects('RippleState', { terms: { _accounts: [...addresses] } }),
     aggs: { named: { terms: { field: '_accounts', include: [...addresses], size: addresses.length } } },
   };
 }

@@ -29,13 +29,13 @@ export function buildLedgerTxQuery(ledgerIndex: number): estypes.SearchRequest {
 }
 
 /** The newest ledgers (pure). */
-export function buildLatestLedgersQuery(count: number): estypes.SearchRequest {
-  return { query: { match_all: {} }, sort: [{ ledger_index: { order: 'desc' } }], size: count };
-}
-
-/** A ledger by hash (pure). */
-export function buildLedgerByHash(hash: string): estypes.SearchRequest {
-  return { query: { term: { ledger_hash: hash.toUpperCase() } }, size: 1 };
+export function buildLatestLedgersQuery(count: number): estypes.SearchRequest & { size: number } {
+  return {
+    query: { match_all: {} },
+    sort: [{ ledger_index: { order: 'desc' } }],
+    size: count,
+    track_total_hits: false,
+  };
 }
 
 /**
@@ -51,14 +51,4 @@ export function buildLedgerAtQuery(rippleTime: number): estypes.SearchRequest {
     size: 1,
     track_total_hits: false,
   };
-}
-
-/** Transactions by hash; with `fields`, only those fields of each (pure). */
-export function buildTxByHashesQuery(hashes: readonly string[], fields?: readonly string[]): estypes.SearchRequest {
-  const request: estypes.SearchRequest = {
-    query: { terms: { hash: hashes.map((h) => h.toUpperCase()) } },
-    size: hashes.length,
-  };
-  if (fields !== undefined) request._source = [...fields];
-  return request;
 }

@@ -16,6 +16,13 @@ export interface Marker {
   max: number;
   after: [number, number];
   forward: boolean;
+  /**
+   * The close time (`_date`) of the last transaction's ledger. Close times never go back as
+   * ledgers go on, so the ledgers left to walk closed at or before it (at or after it, forward):
+   * a range on a date field, which the engine checks against each shard's own bounds and answers
+   * without searching a range index that lies wholly beyond it (a numeric range is not checked).
+   */
+  closed?: string;
 }
 
 export function encodeMarker(marker: Marker): string {
@@ -42,7 +49,8 @@ export function parseMarker(text: string): Marker | undefined {
     Number.isInteger(marker.max) &&
     Array.isArray(marker.after) &&
     marker.after.length === 2 &&
-    marker.after.every((n) => Number.isInteger(n));
+    marker.after.every((n) => Number.isInteger(n)) &&
+    (marker.closed === undefined || (typeof marker.closed === 'string' && !Number.isNaN(Date.parse(marker.closed))));
   return valid ? marker : undefined;
 }
 
@@ -62,7 +70,8 @@ export function decodeMarker(text: string, account: string, forward: boolean): M
 
 /**
  * The search for one page of an account's transactions (pure).
- * Emits: bool.filter [term _accounts, term/range filters..., range ledger_index <= max],
+ * Emits: bool.filter [term _accounts, term/range filters..., range ledger_index within the pinned
+ * max and the marker's ledger],
  * sort [ledger_index, meta.TransactionIndex] desc (asc when forward), search_after the marker's
  * last transaction, size limit + 1 (the extra hit says whether a next page exists).
  */
@@ -71,11 +80,22 @@ export function buildAccountTxQuery(
   filters: AccountTxFilters,
   pinnedMax: number,
   after?: Marker['after'],
+  closed?: Marker['closed'],
 ): estypes.SearchRequest {
+  // The ledgers left to walk; and the close times left (see Marker.closed), which let a deep page
+  // skip the range indices it has passed.
+  const forward = filters.forward === true;
+  const ledgers =
+    after === undefined
+      ? { lte: pinnedMax }
+      : forward
+        ? { gte: after[0], lte: pinnedMax }
+        : { lte: Math.min(after[0], pinnedMax) };
   const filter: estypes.QueryDslQueryContainer[] = [
     { term: { _accounts: account } },
-    { range: { ledger_index: { lte: pinnedMax } } },
+    { range: { ledger_index: ledgers } },
   ];
+  if (closed !== undefined) filter.push({ range: { _date: forward ? { gte: closed } : { lte: closed } } });
   if (filters.type !== undefined) filter.push({ term: { TransactionType: filters.type } });
   if (filters.result !== undefined) filter.push({ term: { 'meta.TransactionResult': filters.result } });
   if (filters.from !== undefined || filters.to !== undefined) {
@@ -103,7 +123,7 @@ export function buildAccountTxQuery(
   }
   if (filters.direction === 'sent') filter.push({ term: { Account: account } });
   if (filters.direction === 'received') filter.push({ term: { Destination: account } });
-  const order = filters.forward === true ? 'asc' : 'desc';
+  const order = forward ? 'asc' : 'desc';
   const request: estypes.SearchRequest = {
     query: { bool: { filter } },
     sort: [{ ledger_index: { order } }, { 'meta.TransactionIndex': { order } }],

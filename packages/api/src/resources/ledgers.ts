@@ -2,12 +2,7 @@ import { NotFoundError } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
-import {
-  buildLatestLedgersQuery,
-  buildLedgerAtQuery,
-  buildLedgerByHash,
-  buildLedgerTxQuery,
-} from '../queries/lookups.js';
+import { buildLatestLedgersQuery, buildLedgerAtQuery, buildLedgerTxQuery } from '../queries/lookups.js';
 import { shapeLatestLedgers, shapeLedger } from '../shapers/ledger.js';
 import { shapeTransactions } from '../shapers/transaction.js';
 
@@ -25,27 +20,32 @@ export interface LatestLedger {
 
 export function latestLedger(engine: Engine): Promise<LatestLedger> {
   return engine.remember('latest-ledger', LATEST_TTL_MS, async () => {
-    const found = await engine.search<LatestLedger>('ledgers', {
+    const found = await engine.searchNewest<LatestLedger>('ledgers', {
       ...buildLatestLedgersQuery(1),
       _source: ['ledger_index', 'close_time'],
     });
-    const newest = found.hits.hits[0]?._source;
+    const newest = found[0]?._source;
     return { ledger_index: newest?.ledger_index ?? 0, close_time: newest?.close_time ?? 0 };
   });
 }
 
 /** GET /ledgers: the last 10 ledgers closed. */
 export async function latestLedgers(engine: Engine): Promise<Json> {
-  const found = await engine.search<Json>('ledgers', buildLatestLedgersQuery(10));
-  return shapeLatestLedgers(found.hits.hits.map((h) => h._source ?? {}));
+  const found = await engine.searchNewest<Json>('ledgers', buildLatestLedgersQuery(10));
+  return shapeLatestLedgers(found.map((h) => h._source ?? {}));
 }
 
 /** The ledger document of an index or a 64-hex hash; 404 when it is not indexed. */
 async function ledgerDocument(engine: Engine, id: string): Promise<Json> {
   if (id.length === 64) {
-    const found = await engine.search<Json>('ledgers', buildLedgerByHash(id));
-    const doc = found.hits.hits[0]?._source;
-    if (doc === undefined) throw new NotFoundError(`Ledger ${id.toUpperCase()} is not indexed.`, { ledger: id });
+    // The hash's locator, then the ledger by id from its range (a transaction's hash locates too: not a ledger).
+    const located = await engine.locate(id);
+    const doc =
+      located === undefined
+        ? undefined
+        : await engine.getInRange<Json>('ledgers', located, String(located), { located: true });
+    if (doc === undefined || String(doc.ledger_hash).toUpperCase() !== id.toUpperCase())
+      throw new NotFoundError(`Ledger ${id.toUpperCase()} is not indexed.`, { ledger: id });
     return doc;
   }
   const index = Number(id);
@@ -62,7 +62,8 @@ export async function ledgerById(engine: Engine, id: string): Promise<Json> {
 /** GET /ledger/{LEDGER_INDEX}/transactions: its transactions, in ledger order. */
 export async function ledgerTransactions(engine: Engine, id: string): Promise<Json[]> {
   const ledger = await ledgerDocument(engine, id);
-  const found = await engine.search<Json>('transactions', buildLedgerTxQuery(Number(ledger.ledger_index)));
+  const ledgerIndex = Number(ledger.ledger_index);
+  const found = await engine.searchInRange<Json>('transactions', ledgerIndex, buildLedgerTxQuery(ledgerIndex));
   const docs = found.hits.hits.map((h) => h._source ?? {});
   return shapeTransactions(docs, await enrichTransactions(engine, docs));
 }

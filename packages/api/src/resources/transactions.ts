@@ -1,18 +1,34 @@
 import { NotFoundError } from '@xle/core';
-import type { Json } from '@xle/documents';
+import { decodeCtid, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
-import { buildTxByHashesQuery, buildTxLookup } from '../queries/lookups.js';
+import { buildTxLookup } from '../queries/lookups.js';
 import { buildAccountTxQuery, decodeMarker } from '../queries/transactions.js';
 import type { AccountTxQuery } from '../schemas/queries.js';
 import { shapeAccountTransactions } from '../shapers/account-transactions.js';
 import { shapeTransactions } from '../shapers/transaction.js';
 import { latestLedger } from './ledgers.js';
 
+/**
+ * A transaction document by hash or ctid, read from the one range index that holds its ledger:
+ * by hash, the hash's locator then the document by id (two reads by id); by ctid, whose ledger it
+ * names, a search of that range only.
+ */
+async function transactionDocument(engine: Engine, id: string): Promise<Json | undefined> {
+  if (id.length === 64) {
+    const ledgerIndex = await engine.locate(id);
+    return ledgerIndex === undefined
+      ? undefined
+      : engine.getInRange<Json>('transactions', ledgerIndex, id.toUpperCase(), { located: true });
+  }
+  const { ledgerIndex } = decodeCtid(id);
+  const found = await engine.searchInRange<Json>('transactions', ledgerIndex, buildTxLookup(id));
+  return found.hits.hits[0]?._source;
+}
+
 /** GET /tx/{HASH}: a validated transaction by hash or ctid. */
 export async function transactionById(engine: Engine, id: string): Promise<Json> {
-  const found = await engine.search<Json>('transactions', buildTxLookup(id));
-  const doc = found.hits.hits[0]?._source;
+  const doc = await transactionDocument(engine, id);
   if (doc === undefined) throw new NotFoundError(`Transaction ${id.toUpperCase()} is not indexed.`, { hash: id });
   return shapeTransactions([doc], await enrichTransactions(engine, [doc]))[0] as Json;
 }
@@ -28,7 +44,7 @@ export async function accountTransactions(engine: Engine, account: string, query
   const max = marker?.max ?? (await latestLedger(engine)).ledger_index;
   const found = await engine.search<Json>(
     'transactions',
-    buildAccountTxQuery(account, { ...query, limit }, max, marker?.after),
+    buildAccountTxQuery(account, { ...query, limit }, max, marker?.after, marker?.closed),
   );
   const hits = found.hits.hits;
   const context = await enrichTransactions(
@@ -38,10 +54,8 @@ export async function accountTransactions(engine: Engine, account: string, query
   return shapeAccountTransactions({ account, limit, forward, max, hits }, context);
 }
 
-/** Which of these transaction hashes are indexed (one search, hashes only). */
+/** Which of these transaction hashes are indexed: their locators, read by id in one request. */
 export async function indexedTransactions(engine: Engine, hashes: Iterable<string>): Promise<Set<string>> {
   const wanted = [...new Set([...hashes].map((h) => h.toUpperCase()))];
-  if (wanted.length === 0) return new Set();
-  const found = await engine.search<{ hash: string }>('transactions', buildTxByHashesQuery(wanted, ['hash']));
-  return new Set(found.hits.hits.flatMap((h) => (h._source === undefined ? [] : [h._source.hash])));
+  return new Set((await engine.mget<unknown>('locators', wanted)).keys());
 }

@@ -37,6 +37,8 @@ export function shapeAccountTransactions(page: AccountTxPage, context: Transacti
       after: last.sort as [number, number],
       forward: page.forward,
     };
+    const closed = last._source?._date;
+    if (typeof closed === 'string') marker.closed = closed;
     response.marker = encodeMarker(marker);
   }
   return response;

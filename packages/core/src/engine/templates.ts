@@ -95,12 +95,21 @@ export function layoutOf(config: Pick<Config, 'es'>): IndexLayout {
   return replicas === undefined ? { shards, stateShards } : { shards, stateShards, replicas };
 }
 
+/**
+ * The single indices that grow with the ledger: the state indices, and the locators (one small
+ * document per transaction and ledger hash ever indexed, read by id).
+ */
+const STATE_SHARDED: ReadonlySet<IndexKind> = new Set([
+  'objects',
+  'accounts',
+  'activations',
+  'deletions',
+  'nfts',
+  'locators',
+]);
+
 function layoutSettings(kind: IndexKind, layout: IndexLayout): TemplateBody {
-  const shards = isRangedKind(kind)
-    ? layout.shards
-    : kind === 'objects' || kind === 'accounts' || kind === 'activations' || kind === 'deletions' || kind === 'nfts'
-      ? layout.stateShards
-      : 1;
+  const shards = isRangedKind(kind) ? layout.shards : STATE_SHARDED.has(kind) ? layout.stateShards : 1;
   const replicas =
     layout.replicas === undefined
       ? { auto_expand_replicas: '0-1' }

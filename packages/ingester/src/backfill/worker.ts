@@ -354,7 +354,7 @@ class BackfillRefresh {
         'a live follower is running: the state indices keep their refresh interval',
       );
     else
-      await engine.setIndexSettings([engine.index('objects'), engine.index('accounts')], {
+      await engine.setIndexSettings([engine.index('objects'), engine.index('accounts'), engine.index('locators')], {
         refresh_interval: interval,
       });
   }
@@ -383,6 +383,7 @@ class BackfillRefresh {
         `${engine.index('transactions')}-*`,
         engine.index('objects'),
         engine.index('accounts'),
+        engine.index('locators'),
       ],
       { refresh_interval: '1s' },
     );

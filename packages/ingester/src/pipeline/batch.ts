@@ -13,8 +13,8 @@ import type { WriteOp } from '../writes.js';
 export type StateKind = 'objects' | 'accounts' | 'nfts' | 'deletions';
 
 export interface BatchContext {
-  /** The index a ledger-state document is written to. */
-  index: (kind: StateKind) => string;
+  /** The index a ledger-state document (or a hash's locator) is written to. */
+  index: (kind: StateKind | 'locators') => string;
   /** The range alias a document of a kind that grows with history is written to. */
   rangeAlias: (kind: RangedKind, ledgerIndex: number) => string;
   /** The network's id for ctids, unless a transaction carries its own. */
@@ -67,6 +67,7 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
       ledgerIndex: ledger.ledger_index,
       range: { kind: 'ledgers', ledgerIndex: ledger.ledger_index },
     },
+    locator(ledger.ledger_hash, ledger.ledger_index, context),
   ];
   const accounts: WriteOp[] = [];
   for (const tx of ledger.transactions) {
@@ -83,6 +84,7 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
       ledgerIndex: ledger.ledger_index,
       range: { kind: 'transactions', ledgerIndex: ledger.ledger_index },
     });
+    writes.push(locator(doc.hash, ledger.ledger_index, context));
     const dated = { ...tx, _date: doc._date };
     const changes = stateChanges(dated, ledger.ledger_index);
     for (const change of changes.objects) writes.push(...objectWrites(change, ledger.ledger_index, context.index));
@@ -108,6 +110,15 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
     }
   }
   return { writes, accounts };
+}
+
+/**
+ * Where a transaction or ledger hash lives (pure): its ledger, so that a lookup by hash reads one
+ * range index by id instead of searching them all (the locators index). Unversioned like the
+ * document it locates: a hash belongs to one ledger for good, and a replay writes the same.
+ */
+export function locator(hash: string, ledgerIndex: number, context: Pick<BatchContext, 'index'>): WriteOp {
+  return { index: context.index('locators'), id: hash, doc: { ledger_index: ledgerIndex }, ledgerIndex };
 }
 
 /**

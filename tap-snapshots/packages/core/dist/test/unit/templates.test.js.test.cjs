@@ -52,6 +52,10 @@ Array [
     "name": "xrpl-mainnet-ledgers",
   },
   Object {
+    "hash": "d1617b17e3d45515",
+    "name": "xrpl-mainnet-locators",
+  },
+  Object {
     "hash": "df857941f11dad01",
     "name": "xrpl-mainnet-manifests",
   },
