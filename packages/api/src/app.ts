@@ -115,7 +115,7 @@ export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
 export function createApp(deps: AppDeps): Koa {
   const { config, client, logger } = deps;
   const app = createHttpApp({ logger, maxBodyBytes: MAX_BODY_BYTES, metrics: deps.metrics });
-  const engine = new Engine(client, namingOf(config));
+  const engine = new Engine(client, namingOf(config), { lookupTimeoutMs: config.es.lookupTimeoutMs });
   // Access plans (issue 8): API keys, daily quotas and per-second bursts; see @xle/access.
   const plans = config.access.mode === 'plans' ? planLimits(deps) : undefined;
   // The website (issue 22) answers every path outside /api/ before the API's access middleware,

@@ -45,6 +45,12 @@ export const ConfigSchema = Type.Object(
           minimum: 100,
           description: 'Timeout of one request to the engine.',
         }),
+        lookupTimeoutMs: Type.Integer({
+          default: 2000,
+          minimum: 50,
+          description:
+            "Timeout of one read by id (a document, a hash's locator): far shorter than a search's, so an engine that stops answering is known within it (two in a row open the breaker: 503 at once until it answers).",
+        }),
         pingTimeoutMs: Type.Integer({
           default: 800,
           minimum: 50,
@@ -69,7 +75,7 @@ export const ConfigSchema = Type.Object(
           minimum: 1,
           maximum: 64,
           description:
-            'Primary shards of the ledger-state indices (objects, accounts), which grow with the state. Recorded in the cluster like `ES_SHARDS`, and checked the same way.',
+            'Primary shards of the ledger-state indices (objects, accounts, activations, deletions, NFTokens), which grow with the state, and of the locators (one small document per transaction and ledger hash). Recorded in the cluster like `ES_SHARDS`, and checked the same way.',
         }),
         replicas: Type.Optional(
           Type.Integer({
@@ -370,6 +376,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'ES_CA_FILE', path: ['es', 'caFile'] },
   { env: 'ES_INDEX_PREFIX', path: ['es', 'indexPrefix'] },
   { env: 'ES_REQUEST_TIMEOUT_MS', path: ['es', 'requestTimeoutMs'] },
+  { env: 'ES_LOOKUP_TIMEOUT_MS', path: ['es', 'lookupTimeoutMs'] },
   { env: 'ES_PING_TIMEOUT_MS', path: ['es', 'pingTimeoutMs'] },
   { env: 'ES_RANGE_LEDGERS', path: ['es', 'rangeLedgers'] },
   { env: 'ES_SHARDS', path: ['es', 'shards'] },

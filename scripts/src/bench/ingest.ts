@@ -53,9 +53,38 @@ interface Round {
   /** CPU seconds used by this process and by the engine's process (when it runs on this machine). */
   ownCpu: number;
   engineCpu?: number;
+  /** What the engine did for this side, summed over its indices (primaries and replicas). */
+  work?: EngineWork;
 }
 
-async function measure(work: () => Promise<number>): Promise<Round> {
+interface EngineWork {
+  refreshes: number;
+  /** Refreshes that made documents visible to searches (scheduled or asked); the rest are the engine's own (realtime gets). */
+  externalRefreshes: number;
+  gets: number;
+  indexOps: number;
+  merges: number;
+  flushes: number;
+}
+
+/** The engine's work on a side's indices, from their stats (taken before they are deleted). */
+async function engineWork(naming: IndexNaming): Promise<EngineWork> {
+  const stats = await client.indices.stats({
+    index: `${naming.prefix}-*`,
+    metric: ['refresh', 'get', 'indexing', 'merge', 'flush'],
+  });
+  const total = stats._all.total ?? {};
+  return {
+    refreshes: total.refresh?.total ?? 0,
+    externalRefreshes: total.refresh?.external_total ?? 0,
+    gets: total.get?.total ?? 0,
+    indexOps: total.indexing?.index_total ?? 0,
+    merges: total.merges?.total ?? 0,
+    flushes: total.flush?.total ?? 0,
+  };
+}
+
+async function measure(naming: IndexNaming, work: () => Promise<number>): Promise<Round> {
   const cpu = process.cpuUsage();
   const engineBefore = local.engineCpuSeconds();
   const started = performance.now();
@@ -65,6 +94,7 @@ async function measure(work: () => Promise<number>): Promise<Round> {
   const engineAfter = local.engineCpuSeconds();
   const round: Round = { seconds, documents, ownCpu: (used.user + used.system) / 1e6 };
   if (engineBefore !== undefined && engineAfter !== undefined) round.engineCpu = engineAfter - engineBefore;
+  round.work = await engineWork(naming);
   return round;
 }
 
@@ -105,7 +135,7 @@ async function rawRound(refresh: Refresh): Promise<Round> {
   try {
     // Documents built (and JSON-serialised) by our own transform and enrich stages before the clock starts.
     const { bodies, documents } = await rawBulkBodies(engine, ledgers);
-    return await measure(async () => {
+    return await measure(naming, async () => {
       await sendRawBulk(client, bodies);
       return documents;
     });
@@ -117,7 +147,7 @@ async function rawRound(refresh: Refresh): Promise<Round> {
 async function oursRound(refresh: Refresh): Promise<Round> {
   const { naming, engine } = await target('ours', refresh);
   try {
-    return await measure(async () => {
+    return await measure(naming, async () => {
       const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
       if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
       return totals.documents;
@@ -200,6 +230,11 @@ try {
       );
       console.log(row('engine raw _bulk (prebuilt)', r));
       console.log(row('ours (full pipeline)', o));
+      const work = (x: Round): string =>
+        x.work === undefined
+          ? 'n/a'
+          : `${x.work.indexOps} index ops, ${x.work.gets} gets, ${x.work.refreshes} refreshes (${x.work.externalRefreshes} external), ${x.work.merges} merges, ${x.work.flushes} flushes`;
+      console.log(`engine work on the best rounds' indices: raw ${work(r)}; ours ${work(o)}`);
       const paired = raw.map((x, i) => x.seconds / (ours[i] as Round).seconds).sort((a, b) => a - b);
       const median = ((paired[(paired.length - 1) >> 1] as number) + (paired[paired.length >> 1] as number)) / 2;
       const line = `ratio ours/raw (the same ledgers: raw seconds / ours), ${setting}: best rounds ${((r.seconds / o.seconds) * 100).toFixed(1)} %, median of paired rounds ${(median * 100).toFixed(1)} % (pairs: ${paired.map((x) => (x * 100).toFixed(1)).join(', ')})`;

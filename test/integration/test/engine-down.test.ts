@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,7 +7,7 @@ import t from 'tap';
 import { createEngineClient, createLogger, layoutOf, loadConfig } from '@xle/core';
 import { startServer } from '@xle/api';
 import { normalizeLedger } from '@xle/documents';
-import { clusterFromConfig, startCluster, stopCluster } from '@xle/engine';
+import { clusterFromConfig, pidFile, startCluster, stopCluster } from '@xle/engine';
 import { IngestEngine, ingestLedgers } from '@xle/ingester';
 import { listFixtureLedgers, readFixture } from '@xle/test-helpers';
 
@@ -22,7 +22,8 @@ const dataDir = join(tmpdir(), `xle-engine-down-${PORT}`);
 const config = loadConfig({
   overrides: {
     engine: { port: PORT, transportPort: PORT + 100, dataDir, heap: '384m', nodes: 1 },
-    es: { url: `http://127.0.0.1:${PORT}`, indexPrefix: 'down' },
+    // Time limits shorter than the defaults (2 s by id, 10 s a search), so the hung engine's first timeouts come soon.
+    es: { url: `http://127.0.0.1:${PORT}`, indexPrefix: 'down', lookupTimeoutMs: 1000, requestTimeoutMs: 3000 },
     api: { port: 0 },
     access: { freePerSecond: 100000, freePerDay: 1000000 },
     log: { level: 'silent' },
@@ -137,4 +138,62 @@ t.test('every route: 503 with Retry-After at once while the engine is down, answ
   const after = new Map<string, number>();
   for (const path of requests) after.set(path, (await fetch(`${api.url}${path}`)).status);
   t.same(after, before, 'every route answers as it did before the engine stopped, with no restart');
+});
+
+t.test('an engine that hangs (SIGSTOP): 503 at once after the first timeouts, /metrics never waits', async (t) => {
+  await startCluster(cluster);
+  const api = await startServer(config, logger);
+  t.teardown(() => api.close());
+  const [node] = cluster.nodes;
+  if (node === undefined) throw new Error('the test cluster has no node');
+  const pid = Number(readFileSync(pidFile(node), 'utf8').trim());
+  const routes = [
+    '/api/v1/ledgers',
+    `/api/v1/account/${EXAMPLES.ACCOUNT}`,
+    '/api/v1/ledger/83258110',
+    '/api/v1/ledger/83258110/transactions',
+  ];
+  for (const path of routes) t.equal((await fetch(`${api.url}${path}`)).status, 200, `${path} before`);
+
+  process.kill(pid, 'SIGSTOP');
+  let resumed = false;
+  const resume = (): void => {
+    if (!resumed) process.kill(pid, 'SIGCONT');
+    resumed = true;
+  };
+  t.teardown(resume);
+  // The first calls wait for their time limits; two in a row open the breaker.
+  const first: string[] = [];
+  for (let i = 0; i < 2; i += 1) {
+    const started = performance.now();
+    const answer = await fetch(`${api.url}${routes[i] as string}`);
+    first.push(`${answer.status} after ${Math.round(performance.now() - started)} ms`);
+  }
+  t.pass(`the first calls: ${first.join(', ')}`);
+  for (const path of routes) {
+    const started = performance.now();
+    const answer = await fetch(`${api.url}${path}`);
+    const ms = performance.now() - started;
+    const body = (await answer.json()) as { error?: { code?: string } };
+    t.equal(answer.status, 503, `${path}: 503 while the engine hangs`);
+    t.equal(body.error?.code, 'ENGINE_UNAVAILABLE');
+    t.not(answer.headers.get('retry-after'), null, 'with Retry-After');
+    t.ok(ms < 1000, `${path} answered in ${ms.toFixed(0)} ms`);
+  }
+  const scrape = performance.now();
+  const metrics = await fetch(`${api.url}/metrics`);
+  await metrics.text();
+  const scrapeMs = performance.now() - scrape;
+  t.equal(metrics.status, 200);
+  t.ok(scrapeMs < 100, `/metrics answered in ${scrapeMs.toFixed(1)} ms`);
+
+  resume();
+  const back = Date.now();
+  let status = 0;
+  while (Date.now() - back < 60_000 && status !== 200) {
+    status = (await fetch(`${api.url}/api/v1/ledgers`)).status;
+    if (status !== 200) await sleep(250);
+  }
+  t.equal(status, 200, `answering again ${Date.now() - back} ms after SIGCONT`);
+  for (const path of routes) t.equal((await fetch(`${api.url}${path}`)).status, 200, `${path} after, no restart`);
 });

@@ -24,18 +24,28 @@ export function isTransportFailure(error: unknown): boolean {
   return error instanceof errors.ConnectionError || error instanceof errors.NoLivingConnectionsError;
 }
 
+/** A call that got no answer within its time limit (the engine paused, partitioned or overloaded). */
+export function isTimeout(error: unknown): boolean {
+  return error instanceof errors.TimeoutError;
+}
+
 export interface BreakerOptions {
   /** How often the background probe asks the engine while the breaker is open. */
   probeMs?: number;
+  /** Consecutive calls without an answer in time that open the breaker (default 2). */
+  timeoutsToOpen?: number;
   logger?: Logger;
 }
 
 /**
- * Fail fast while the engine is down. The first call that cannot reach the engine (connection
- * refused or reset, no living node) opens the breaker; while it is open every call throws
- * EngineUnavailableError at once (503 with Retry-After), so no request waits on connection attempts and
- * client retries. A probe asks the engine in the background every `probeMs` and closes the
- * breaker on the first answer of any status.
+ * Fail fast while the engine is down or hangs. The first call that cannot reach the engine
+ * (connection refused or reset, no living node) opens the breaker, and so do `timeoutsToOpen`
+ * calls in a row that got no answer within their time limit (an engine that accepts connections
+ * and never answers: a long pause, a partition, a node stopped); while it is open every call
+ * throws EngineUnavailableError at once (503 with Retry-After), so no request waits on connection
+ * attempts, client retries or time limits. A probe asks the engine in the background every
+ * `probeMs` and closes the breaker on the first answer of any status. Any answer resets the count
+ * of timeouts: one slow query among answered ones never opens it.
  */
 export class EngineBreaker {
   private openedAt: number | undefined;
@@ -43,9 +53,12 @@ export class EngineBreaker {
   private heldFor: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly probeMs: number;
+  private readonly timeoutsToOpen: number;
+  private timeoutsInARow = 0;
 
   constructor(private readonly options: BreakerOptions = {}) {
     this.probeMs = options.probeMs ?? 500;
+    this.timeoutsToOpen = options.timeoutsToOpen ?? 2;
   }
 
   get isOpen(): boolean {
@@ -72,11 +85,28 @@ export class EngineBreaker {
     this.heldFor = undefined;
   }
 
-  /** Opens on a transport failure and probes with `probe` until the engine answers. */
+  /** A call was answered (any status): the engine is there, the timeouts so far were not in a row. */
+  answered(): void {
+    this.timeoutsInARow = 0;
+  }
+
+  /**
+   * Opens on a transport failure, or on the `timeoutsToOpen`th timeout in a row, and probes with
+   * `probe` until the engine answers.
+   */
   trip(error: unknown, probe: () => Promise<unknown>): void {
-    if (!isTransportFailure(error) || this.openedAt !== undefined) return;
+    if (error instanceof errors.ResponseError) return this.answered();
+    const timedOut = isTimeout(error);
+    if (timedOut) this.timeoutsInARow += 1;
+    if (this.openedAt !== undefined) return;
+    if (!isTransportFailure(error) && !(timedOut && this.timeoutsInARow >= this.timeoutsToOpen)) return;
     this.openedAt = Date.now();
-    this.options.logger?.warn({ err: error }, 'engine unreachable: answering 503 until it is back');
+    this.options.logger?.warn(
+      { err: error },
+      timedOut
+        ? `engine not answering (${this.timeoutsInARow} calls in a row timed out): answering 503 until it is back`
+        : 'engine unreachable: answering 503 until it is back',
+    );
     const attempt = (): void => {
       this.timer = setTimeout(() => {
         probe().then(
@@ -103,6 +133,7 @@ export class EngineBreaker {
     if (this.openedAt === undefined) return;
     this.options.logger?.info({ downMs: Date.now() - this.openedAt }, 'engine reachable again');
     this.openedAt = undefined;
+    this.timeoutsInARow = 0;
     this.stop();
   }
 }
@@ -138,6 +169,7 @@ export function guardedTransport(guard: TransportGuard): typeof Transport {
       const started = performance.now();
       try {
         const result: unknown = await super.request(params, options);
+        if (!probing) guard.breaker?.answered();
         guard.observe?.({ method: params.method, path: params.path, seconds: (performance.now() - started) / 1000 });
         return result;
       } catch (error) {

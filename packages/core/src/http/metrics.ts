@@ -5,6 +5,9 @@ import type { EngineCall } from '../engine/breaker.js';
 /** Where the Prometheus text is served; answered before access middleware, so never counted. */
 export const METRICS_PATH = '/metrics';
 
+/** How old the last reading of an engine-read gauge may be before a scrape starts the next one. */
+const GAUGE_READ_MS = 5000;
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -69,16 +72,44 @@ export class ServerMetrics {
     this.engineLatency.observe({ operation: engineOperation(call.path), outcome: call.error ?? 'ok' }, call.seconds);
   };
 
-  /** A gauge whose values are read when scraped; `collect` sets them (errors leave it empty). */
+  /**
+   * A gauge whose values `collect` reads from the engine, never while a scrape waits: a scrape
+   * answers the values of the last reading at once, and starts the next reading in the background
+   * when that one is older than `GAUGE_READ_MS` (one at a time). A reading that fails leaves the
+   * gauge empty until one succeeds; one that hangs holds nobody (the engine's time limits end it).
+   */
   gauge(name: string, help: string, labelNames: string[], collect: (gauge: Gauge) => Promise<void>): void {
+    let latest: { labels: Partial<Record<string, string | number>>; value: number }[] = [];
+    let readAt = -Infinity;
+    let reading = false;
+    const read = (): void => {
+      if (reading || performance.now() - readAt < GAUGE_READ_MS) return;
+      reading = true;
+      const staging = new Gauge({ name, help, labelNames, registers: [] });
+      collect(staging)
+        .then(
+          async () => {
+            latest = (await staging.get()).values;
+          },
+          () => {
+            latest = [];
+          },
+        )
+        .finally(() => {
+          readAt = performance.now();
+          reading = false;
+        });
+    };
+    read();
     new Gauge({
       name,
       help,
       labelNames,
       registers: [this.registry],
-      async collect() {
+      collect() {
+        read();
         this.reset();
-        await collect(this).catch(() => undefined);
+        for (const { labels, value } of latest) this.set(labels, value);
       },
     });
   }
