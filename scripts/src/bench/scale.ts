@@ -94,8 +94,16 @@ const SIZES = args.sizes.split(',').map((s) => whole(s, 'sizes'));
 const INCREMENT = whole(args.increment, 'increment');
 const SAMPLE = whole(args.sample, 'sample');
 const REQUESTS = whole(args.requests, 'requests');
-if (SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number)) || (SIZES[0] as number) <= INCREMENT + 8 * SAMPLE) {
-  console.error(`--sizes must grow, the first above --increment + 8 × --sample\nusage: ${USAGE}`);
+// Each size's samples (two pairs of two sides, per placement: at most 8 × --sample) are written
+// after it is reached, so the next size must lie beyond them and the next --increment.
+const SAMPLED = 8 * SAMPLE;
+if (
+  SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number) + SAMPLED + INCREMENT) ||
+  (SIZES[0] as number) <= INCREMENT
+) {
+  console.error(
+    `--sizes must grow by more than --increment + 8 × --sample (the samples written after each size), the first above --increment\nusage: ${USAGE}`,
+  );
   process.exit(64);
 }
 
@@ -117,7 +125,7 @@ const tokens = { toml: directoryTomlSource(tomlDir), tomlMaxAgeMs: 3600_000, sco
 
 const largest = SIZES[SIZES.length - 1] as number;
 // No source checks hashes here (the pipeline is fed directly), and real ones cost ~6 ms a transaction.
-const set = syntheticLedgers(fixtureLedgers(), { transactions: largest + INCREMENT, hashed: false });
+const set = syntheticLedgers(fixtureLedgers(), { transactions: largest + INCREMENT + SAMPLED, hashed: false });
 const stream = set[Symbol.iterator]();
 let indexed = 0;
 /** A few of what was generated, to look up: hashes, accounts, ledgers (reservoir samples). */
