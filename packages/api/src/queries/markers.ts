@@ -49,3 +49,66 @@ export function decodePageMarker(text: string, scope: string, parameter = 'marke
     );
   return marker.after;
 }
+
+/**
+ * The marker pins the ledger range of the first page (so ledgers ingested meanwhile never shift
+ * the walk) and the sort values of the last transaction returned; (ledger_index,
+ * TransactionIndex) is unique per transaction, so nothing is skipped or repeated.
+ */
+export interface Marker {
+  v: 1;
+  account: string;
+  max: number;
+  after: [number, number];
+  forward: boolean;
+  /**
+   * The close time (`_date`) of the last transaction's ledger. Close times never go back as
+   * ledgers go on, so the ledgers left to walk closed at or before it (at or after it, forward):
+   * a range on a date field, which the engine checks against each shard's own bounds and answers
+   * without searching a range index that lies wholly beyond it (a numeric range is not checked).
+   */
+  closed?: string;
+}
+
+export function encodeMarker(marker: Marker): string {
+  return Buffer.from(JSON.stringify(marker)).toString('base64url');
+}
+
+const notIssued = (): BadRequestError =>
+  new BadRequestError(
+    'Invalid query parameter "marker": not a marker this API issued.',
+    { parameter: 'marker', in: 'query' },
+    ErrorCode.InvalidParameter,
+  );
+
+/** The marker in a `marker` parameter, or undefined when it is not one this API issued (pure). */
+export function parseMarker(text: string): Marker | undefined {
+  let marker: Marker;
+  try {
+    marker = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Marker;
+  } catch {
+    return undefined;
+  }
+  const valid =
+    marker?.v === 1 &&
+    Number.isInteger(marker.max) &&
+    Array.isArray(marker.after) &&
+    marker.after.length === 2 &&
+    marker.after.every((n) => Number.isInteger(n)) &&
+    (marker.closed === undefined || (typeof marker.closed === 'string' && !Number.isNaN(Date.parse(marker.closed))));
+  return valid ? marker : undefined;
+}
+
+/** A marker this API issued for the same account and ordering (pure; a 400 otherwise). */
+export function decodeMarker(text: string, account: string, forward: boolean): Marker {
+  const marker = parseMarker(text);
+  if (marker === undefined) throw notIssued();
+  if (marker.account !== account || marker.forward !== forward) {
+    throw new BadRequestError(
+      'Invalid query parameter "marker": it belongs to another account or ordering.',
+      { parameter: 'marker', in: 'query' },
+      ErrorCode.InvalidParameter,
+    );
+  }
+  return marker;
+}

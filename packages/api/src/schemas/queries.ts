@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { withRules } from '@xle/core';
 import { parsePageMarker } from '../queries/markers.js';
-import { parseMarker } from '../queries/transactions.js';
+import { parseMarker } from '../queries/markers.js';
 import { AccountParam } from './params.js';
 
 /** Records per page and records skipped, for the offset-paged lists. */

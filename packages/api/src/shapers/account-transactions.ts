@@ -1,5 +1,5 @@
 import type { Json } from '@xle/documents';
-import { encodeMarker, type Marker } from '../queries/transactions.js';
+import { encodeMarker, type Marker } from '../queries/markers.js';
 import { shapeTransactions, type TransactionContext } from './transaction.js';
 
 /** One page of an account's transactions as the engine answered it: `limit + 1` hits at most. */

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { BadRequestError } from '@xle/core';
 import { buildLedgerTxQuery, buildTxLookup } from '../../src/queries/lookups.js';
-import { buildAccountTxQuery, decodeMarker, encodeMarker } from '../../src/queries/transactions.js';
+import { decodeMarker, encodeMarker } from '../../src/queries/markers.js';
+import { buildAccountTxQuery } from '../../src/queries/transactions.js';
 import { obligationsOf, trustLineOf } from '@xle/documents';
 import { accountSettings } from '../../src/shapers/account.js';
 import { shapeLedger } from '../../src/shapers/ledger.js';
