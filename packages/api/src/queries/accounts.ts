@@ -40,14 +40,16 @@ export function buildActivationsQuery(account: string): estypes.SearchRequest {
 }
 
 /**
- * Which of these addresses the live trust lines of the objects index name in `_accounts` (a
- * terms aggregation over exactly them, no hits) (pure).
+ * Which of these addresses documents of an index name in `_accounts` (a terms aggregation over
+ * exactly them, no hits): for the transactions index, or, with `liveTrustLines`, the live trust
+ * lines of the objects index (pure).
  */
-export function buildAccountsNamedQuery(addresses: readonly string[]): estypes.SearchRequest {
+export function buildAccountsNamedQuery(addresses: readonly string[], liveTrustLines = false): estypes.SearchRequest {
+  const named = { terms: { _accounts: [...addresses] } };
   return {
     size: 0,
     track_total_hits: false,
-    query: liveObjects('RippleState', { terms: { _accounts: [...addresses] } }),
+    query: liveTrustLines ? liveObjects('RippleState', named) : named,
     aggs: { named: { terms: { field: '_accounts', include: [...addresses], size: addresses.length } } },
   };
 }

@@ -150,19 +150,20 @@ export async function accountWalletKyc(engine: Engine, account: string): Promise
 }
 
 /**
- * Which of these addresses the indexed data knows: an account document (live or deleted), which
- * every change of an AccountRoot in the indexed ledgers writes, or a live trust line of it (two
- * lookups in parallel, in the state indices only: never a search over the history's ranges).
+ * Which of these addresses the indexed data knows: an account document (live or deleted), an
+ * indexed transaction that names it, or a live trust line of it (one lookup of each, in parallel).
  * These are the accounts whose page answers; an address a ledger entry merely names (a regular
  * key never used, an NFT issuer outside the indexed ledgers) is not one of them.
  */
 export async function knownAccounts(engine: Engine, addresses: Iterable<string>): Promise<Set<string>> {
   const wanted = [...new Set(addresses)];
   if (wanted.length === 0) return new Set();
-  const [documents, lines] = await Promise.all([
+  const keys = (answer: Awaited<ReturnType<Engine['search']>>): string[] =>
+    ((answer.aggregations?.named as { buckets?: { key: string }[] } | undefined)?.buckets ?? []).map((b) => b.key);
+  const [documents, transactions, lines] = await Promise.all([
     engine.mget<Json>('accounts', wanted),
-    engine.search('objects', buildAccountsNamedQuery(wanted)),
+    engine.search('transactions', buildAccountsNamedQuery(wanted)),
+    engine.search('objects', buildAccountsNamedQuery(wanted, true)),
   ]);
-  const named = (lines.aggregations?.named as { buckets?: { key: string }[] } | undefined)?.buckets ?? [];
-  return new Set([...documents.keys(), ...named.map((b) => b.key)]);
+  return new Set([...documents.keys(), ...keys(transactions), ...keys(lines)]);
 }
