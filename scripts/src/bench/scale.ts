@@ -94,15 +94,17 @@ const SIZES = args.sizes.split(',').map((s) => whole(s, 'sizes'));
 const INCREMENT = whole(args.increment, 'increment');
 const SAMPLE = whole(args.sample, 'sample');
 const REQUESTS = whole(args.requests, 'requests');
-// Each size's samples (two pairs of two sides, per placement: at most 8 × --sample) are written
-// after it is reached, so the next size must lie beyond them and the next --increment.
+// Each step writes its samples (two pairs of two sides, per placement: at most 8 × --sample) into
+// the prefix as the previous step left it (the first into an empty one), then grows it to its
+// size less --increment, then by --increment: a size must lie beyond the previous one by the
+// samples and two increments, the first beyond the samples and one.
 const SAMPLED = 8 * SAMPLE;
 if (
-  SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number) + SAMPLED + INCREMENT) ||
-  (SIZES[0] as number) <= INCREMENT
+  SIZES.some((s, i) => i > 0 && s < (SIZES[i - 1] as number) + SAMPLED + 2 * INCREMENT) ||
+  (SIZES[0] as number) < SAMPLED + INCREMENT
 ) {
   console.error(
-    `--sizes must grow by more than --increment + 8 × --sample (the samples written after each size), the first above --increment\nusage: ${USAGE}`,
+    `--sizes must grow by at least 8 × --sample + 2 × --increment, the first at least 8 × --sample + --increment (the samples are written before each size is reached)\nusage: ${USAGE}`,
   );
   process.exit(64);
 }
@@ -125,7 +127,7 @@ const tokens = { toml: directoryTomlSource(tomlDir), tomlMaxAgeMs: 3600_000, sco
 
 const largest = SIZES[SIZES.length - 1] as number;
 // No source checks hashes here (the pipeline is fed directly), and real ones cost ~6 ms a transaction.
-const set = syntheticLedgers(fixtureLedgers(), { transactions: largest + INCREMENT + SAMPLED, hashed: false });
+const set = syntheticLedgers(fixtureLedgers(), { transactions: largest + INCREMENT, hashed: false });
 const stream = set[Symbol.iterator]();
 let indexed = 0;
 /** A few of what was generated, to look up: hashes, accounts, ledgers (reservoir samples). */
