@@ -66,18 +66,9 @@ export class Engine {
 
   /** A document by id; its index missing (deleted under the server) is a 503 INDEX_NOT_FOUND, not an absent document. */
   async get<T>(kind: SingleIndexKind, id: string): Promise<T | undefined> {
-    const doc = await this.client.get<T>({ index: this.index(kind), id }, { ...this.lookup, ignore: [404] });
-    const error = (doc as { error?: { type?: string; reason?: string } }).error;
-    if (error?.type === 'index_not_found_exception')
-      throw new IndexNotFoundError(new Error(`get ${kind} ${JSON.stringify(id)}: ${error.reason ?? error.type}`));
-    return doc.found ? doc._source : undefined;
+    return this.readById<T>(this.index(kind), kind, id, true);
   }
 
-  /**
-   * A document of a kind that grows with history, by id, from the range that holds `ledgerIndex`
-   * (a read by id must name one index; the kind's alias spans every range). A range never
-   * written answers 404 like a missing document.
-   */
   /**
    * The ledger a transaction or ledger hash belongs to, from its locator (one read by id), so that
    * a lookup by hash reads one range index by id instead of searching every range.
@@ -86,20 +77,31 @@ export class Engine {
     return (await this.get<{ ledger_index: number }>('locators', hash.toUpperCase()))?.ledger_index;
   }
 
+  /**
+   * A document of a kind that grows with history, by id, from the range that holds `ledgerIndex`
+   * (a read by id must name one index; the kind's alias spans every range). A range never
+   * written answers 404 like a missing document, unless the read is `located`: a locator says the
+   * document is there, so a range that is not (deleted under the server) is a 503 INDEX_NOT_FOUND.
+   */
   async getInRange<T>(
     kind: RangedKind,
     ledgerIndex: number,
     id: string,
     { located = false }: { located?: boolean } = {},
   ): Promise<T | undefined> {
-    const doc = await this.client.get<T>(
-      { index: rangeAlias(this.naming, kind, ledgerIndex), id },
-      { ...this.lookup, ignore: [404] },
-    );
-    // `located`: a locator says the document is there, so a range that is not (deleted under
-    // the server) is a 503 INDEX_NOT_FOUND, not a 404.
+    return this.readById<T>(rangeAlias(this.naming, kind, ledgerIndex), kind, id, located);
+  }
+
+  /** One read by id under the lookup time limit; with `indexMustExist`, a missing index throws IndexNotFoundError. */
+  private async readById<T>(
+    index: string,
+    kind: IndexKind,
+    id: string,
+    indexMustExist: boolean,
+  ): Promise<T | undefined> {
+    const doc = await this.client.get<T>({ index, id }, { ...this.lookup, ignore: [404] });
     const error = (doc as { error?: { type?: string; reason?: string } }).error;
-    if (located && error?.type === 'index_not_found_exception')
+    if (indexMustExist && error?.type === 'index_not_found_exception')
       throw new IndexNotFoundError(new Error(`get ${kind} ${JSON.stringify(id)}: ${error.reason ?? error.type}`));
     return doc.found ? doc._source : undefined;
   }
@@ -128,13 +130,7 @@ export class Engine {
    * than a 200 that silently lacks documents.
    */
   async search<T>(kind: IndexKind, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
-    return complete(
-      await this.client.search<T>({
-        allow_partial_search_results: false,
-        ...body,
-        index: this.index(kind),
-      }),
-    );
+    return this.searchIndex<T>(this.index(kind), body);
   }
 
   /**
@@ -146,14 +142,7 @@ export class Engine {
     ledgerIndex: number,
     body: estypes.SearchRequest,
   ): Promise<estypes.SearchResponse<T>> {
-    return complete(
-      await this.client.search<T>({
-        allow_partial_search_results: false,
-        ...body,
-        index: rangeAlias(this.naming, kind, ledgerIndex),
-        ignore_unavailable: true,
-      }),
-    );
+    return this.searchIndex<T>(rangeAlias(this.naming, kind, ledgerIndex), { ...body, ignore_unavailable: true });
   }
 
   /**
@@ -175,18 +164,16 @@ export class Engine {
     if (ranges.length === 0) return (await this.search<T>(kind, body)).hits.hits;
     const hits: estypes.SearchHit<T>[] = [];
     for (const alias of ranges) {
-      const found = complete(
-        await this.client.search<T>({
-          allow_partial_search_results: false,
-          ...body,
-          size: body.size - hits.length,
-          index: alias,
-        }),
-      );
+      const found = await this.searchIndex<T>(alias, { ...body, size: body.size - hits.length });
       hits.push(...found.hits.hits);
       if (hits.length >= body.size) break;
     }
     return hits;
+  }
+
+  /** A search of one index, alias or list of them, never a partial answer (see `search`). */
+  private async searchIndex<T>(index: string, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
+    return complete(await this.client.search<T>({ allow_partial_search_results: false, ...body, index }));
   }
 
   /** Opens a point in time over the indices or aliases of some kinds (a consistent view for a long walk). */

@@ -96,15 +96,15 @@ const SAMPLE = whole(args.sample, 'sample');
 const REQUESTS = whole(args.requests, 'requests');
 // Each step writes its samples (two pairs of two sides, per placement: at most 8 × --sample) into
 // the prefix as the previous step left it (the first into an empty one), then grows it to its
-// size less --increment, then by --increment: a size must lie beyond the previous one by the
-// samples and two increments, the first beyond the samples and one.
+// size less --increment, then by --increment: a size must lie beyond the previous one by more
+// than the samples and two increments, the first beyond the samples and one.
 const SAMPLED = 8 * SAMPLE;
 if (
-  SIZES.some((s, i) => i > 0 && s < (SIZES[i - 1] as number) + SAMPLED + 2 * INCREMENT) ||
-  (SIZES[0] as number) < SAMPLED + INCREMENT
+  SIZES.some((s, i) => i > 0 && s <= (SIZES[i - 1] as number) + SAMPLED + 2 * INCREMENT) ||
+  (SIZES[0] as number) <= SAMPLED + INCREMENT
 ) {
   console.error(
-    `--sizes must grow by at least 8 × --sample + 2 × --increment, the first at least 8 × --sample + --increment (the samples are written before each size is reached)\nusage: ${USAGE}`,
+    `--sizes must grow by more than 8 × --sample + 2 × --increment, the first above 8 × --sample + --increment (the samples are written before each size is reached)\nusage: ${USAGE}`,
   );
   process.exit(64);
 }

@@ -13,8 +13,22 @@ export interface PageMarker {
   after: estypes.FieldValue[];
 }
 
+/** A marker's text: its JSON as base64url (both kinds of marker). */
+function encodeJson(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** A marker's JSON, or undefined when the text is not base64url JSON (both kinds of marker; checked by the caller). */
+function decodeJson<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 export function encodePageMarker(scope: string, after: readonly unknown[]): string {
-  return Buffer.from(JSON.stringify({ v: 1, scope, after })).toString('base64url');
+  return encodeJson({ v: 1, scope, after });
 }
 
 const SORT_VALUE = (value: unknown): boolean =>
@@ -22,12 +36,7 @@ const SORT_VALUE = (value: unknown): boolean =>
 
 /** The marker in a query parameter, or undefined when it is not one this API issued (pure). */
 export function parsePageMarker(text: string): PageMarker | undefined {
-  let marker: PageMarker;
-  try {
-    marker = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as PageMarker;
-  } catch {
-    return undefined;
-  }
+  const marker = decodeJson<PageMarker>(text);
   const valid =
     marker?.v === 1 &&
     typeof marker.scope === 'string' &&
@@ -71,7 +80,7 @@ export interface Marker {
 }
 
 export function encodeMarker(marker: Marker): string {
-  return Buffer.from(JSON.stringify(marker)).toString('base64url');
+  return encodeJson(marker);
 }
 
 const notIssued = (): BadRequestError =>
@@ -83,12 +92,7 @@ const notIssued = (): BadRequestError =>
 
 /** The marker in a `marker` parameter, or undefined when it is not one this API issued (pure). */
 export function parseMarker(text: string): Marker | undefined {
-  let marker: Marker;
-  try {
-    marker = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Marker;
-  } catch {
-    return undefined;
-  }
+  const marker = decodeJson<Marker>(text);
   const valid =
     marker?.v === 1 &&
     Number.isInteger(marker.max) &&

@@ -23,7 +23,6 @@ export async function fillLocators(
   onProgress: (fill: LocatorFill) => void = () => undefined,
 ): Promise<LocatorFill> {
   const fill: LocatorFill = { read: 0, written: 0 };
-  const context = { index: (kind: Parameters<IngestEngine['index']>[0]): string => engine.index(kind) };
   const flush = async (page: { hash: string; ledgerIndex: number }[]): Promise<void> => {
     if (page.length === 0) return;
     const held = await engine.mget<unknown>(
@@ -31,9 +30,7 @@ export async function fillLocators(
       page.map((p) => p.hash),
       ['ledger_index'],
     );
-    const missing: WriteOp[] = page
-      .filter((p) => !held.has(p.hash))
-      .map((p) => locator(p.hash, p.ledgerIndex, context));
+    const missing: WriteOp[] = page.filter((p) => !held.has(p.hash)).map((p) => locator(p.hash, p.ledgerIndex, engine));
     if (missing.length > 0) {
       const result = await engine.write(missing);
       if (result.deadLetters > 0)
