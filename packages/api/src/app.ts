@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { isUnmetered, paymentClaims, planLimits, SEARCH_PATHS } from '@xle/access';
 import {
   buildOpenApi,
+  readEngineFor,
   CACHE_CONTROL,
   type AccessRequirement,
   type ParameterExamples,
@@ -113,9 +114,11 @@ export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
 
 /** Builds the REST API (and the search API beside it unless `search.mount` is off); no I/O until a request arrives. */
 export function createApp(deps: AppDeps): Koa {
-  const { config, client, logger } = deps;
+  const { config, logger } = deps;
   const app = createHttpApp({ logger, maxBodyBytes: MAX_BODY_BYTES, metrics: deps.metrics });
-  const engine = new Engine(client, namingOf(config), { lookupTimeoutMs: config.es.lookupTimeoutMs });
+  // The process's one read engine, for the REST routes and the search routes mounted beside them.
+  const read = readEngineFor(deps);
+  const engine = new Engine(read, namingOf(config));
   // Access plans (issue 8): API keys, daily quotas and per-second bursts; see @xle/access.
   const plans = config.access.mode === 'plans' ? planLimits(deps) : undefined;
   // The website (issue 22) answers every path outside /api/ before the API's access middleware,
@@ -138,7 +141,7 @@ export function createApp(deps: AppDeps): Koa {
     app.use(
       paymentClaims({
         config,
-        client,
+        client: deps.client,
         logger,
         skip: (ctx) => isUnmetered(ctx.path) || (config.search.mount && SEARCH_PATHS.test(ctx.path)),
       }),
@@ -158,7 +161,7 @@ export function createApp(deps: AppDeps): Koa {
     responseExamples: RESPONSE_EXAMPLES,
   });
   if (config.search.mount) {
-    const search = createSearchRouter(deps);
+    const search = createSearchRouter({ ...deps, read });
     // Search mounted beside the REST API: its routes are part of this address's description too.
     Object.assign(openapi.paths as object, search.openApiPaths);
     // Only search paths go through the search router: every other request would otherwise pay for

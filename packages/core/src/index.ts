@@ -44,13 +44,23 @@ export {
 export { type Client, createEngineClient, withEngineClient } from './engine/client.js';
 export { isClusterWeather, mapEngineError } from './engine/error-mapping.js';
 export {
+  type BucketPage,
+  type BucketWalkOptions,
   type CompositePage,
   type CompositePageRequest,
+  type HitPage,
+  type HitWalkOptions,
+  type ReadBudgets,
+  type SearchOptions,
+  type WalkPit,
   compositeBuckets,
   READ_PAGE,
+  ReadEngine,
+  readEngineOf,
   scanHits,
   scanIndex,
 } from './engine/read.js';
+export { lineWithMember, RAW_HITS_FILTER, readRawHits, type RawHit, type RawHits } from './engine/raw-hits.js';
 export {
   type ApplyOptions,
   type ApplyResult,
@@ -148,6 +158,7 @@ export {
   closeOnSignals,
   listen,
   MAX_HEADER_BYTES,
+  readEngineFor,
   serverEntry,
   SHUTDOWN_GRACE_MS,
   startHttpServer,

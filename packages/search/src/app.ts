@@ -12,6 +12,7 @@ import {
   mountRoutes,
   namingOf,
   openApiPaths,
+  readEngineFor,
   type AppDeps,
   type Config,
   type OpenApiObject,
@@ -57,7 +58,7 @@ export interface SearchRouter {
 /** The search routes, for mounting beside the REST API or serving alone. */
 export function createSearchRouter(deps: AppDeps): SearchRouter {
   const { config, client, logger } = deps;
-  const engine = new SearchEngine(client, namingOf(config), config.search.timeoutMs);
+  const engine = new SearchEngine(readEngineFor(deps), namingOf(config), config.search.timeoutMs);
   const routes = searchRoutes(
     { engine, sealer: new TokenSealer(config.search.secret), limits: DEFAULT_LIMITS },
     logger,

@@ -1,16 +1,30 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { indexName, type Client, type IndexKind, type IndexNaming } from '@xle/core';
+import {
+  indexName,
+  type BucketPage,
+  type BucketWalkOptions,
+  type CompositePage,
+  type CompositePageRequest,
+  type HitPage,
+  type HitWalkOptions,
+  type IndexKind,
+  type IndexNaming,
+  type ReadEngine,
+} from '@xle/core';
 import { schemaFromMapping, type FieldInfo, type TableSchema } from './sql/schema.js';
 
 /** How long a table's mapping is reused before it is read again. */
 const SCHEMA_TTL_MS = 60_000;
 
-/** The one module of the search package that talks to the engine. */
+/**
+ * The search package's view of the engine: public tables to indices, mappings to SQL schemas, and
+ * every read through the process's one read engine (core's ReadEngine) under the search budget.
+ */
 export class SearchEngine {
   private readonly schemas = new Map<IndexKind, { schema: TableSchema; at: number }>();
 
   constructor(
-    private readonly client: Client,
+    private readonly read: ReadEngine,
     private readonly naming: IndexNaming,
     /** Server-side limit of one engine search. */
     readonly timeoutMs: number,
@@ -34,7 +48,7 @@ export class SearchEngine {
     const cached = this.schemas.get(kind);
     if (cached !== undefined && performance.now() - cached.at < SCHEMA_TTL_MS) return cached.schema;
     const index = this.index(kind);
-    const answer = await this.client.indices.getMapping({ index });
+    const answer = await this.read.client.indices.getMapping({ index });
     // A ranged kind answers one mapping per range index: a field is a column if any range maps it
     // (the same template made them all; a range not yet rebuilt may lack a newer field).
     const schema = new Map<string, FieldInfo>();
@@ -47,35 +61,47 @@ export class SearchEngine {
     return schema;
   }
 
-  /** One search: on an index, or on a point in time when the body carries `pit`. */
+  /**
+   * One search: on an index, or on a point in time when the body carries `pit`. A shard that fails
+   * fails the search (503), unless the body asks for partial results (see ReadEngine.search).
+   */
   async search<T = Record<string, unknown>>(
     kind: IndexKind | undefined,
     body: estypes.SearchRequest,
     signal?: AbortSignal,
   ): Promise<estypes.SearchResponse<T>> {
-    // A shard that fails fails the search (503), unless the body asks for partial results.
-    const request: estypes.SearchRequest = {
-      allow_partial_search_results: false,
-      ...body,
-      timeout: `${this.timeoutMs}ms`,
-    };
-    if (kind !== undefined) request.index = this.index(kind);
-    return this.client.search<T>(request, {
-      requestTimeout: this.timeoutMs + 5000,
-      ...(signal === undefined ? {} : { signal }),
+    const request = kind === undefined ? body : { ...body, index: this.index(kind) };
+    return this.read.search<T>(request, { timeoutMs: this.timeoutMs, ...(signal === undefined ? {} : { signal }) });
+  }
+
+  /** The hits of a search, page by page, on a table's point in time (see ReadEngine.hits). */
+  hits<T = Record<string, unknown>>(
+    request: estypes.SearchRequest,
+    options: HitWalkOptions,
+  ): AsyncGenerator<HitPage<estypes.SearchHit<T>>> {
+    return this.read.hits<T>(request, { timeoutMs: this.timeoutMs, ...options });
+  }
+
+  /** The buckets of a composite aggregation over a table, page by page (see ReadEngine.buckets). */
+  buckets(
+    kind: IndexKind,
+    request: estypes.SearchRequest,
+    aggs: (page: CompositePageRequest) => Record<string, estypes.AggregationsAggregationContainer>,
+    locate: (aggregations: Record<string, unknown>) => CompositePage | undefined,
+    options: BucketWalkOptions,
+  ): AsyncGenerator<BucketPage> {
+    return this.read.buckets({ ...request, index: this.index(kind) }, aggs, locate, {
+      timeoutMs: this.timeoutMs,
+      ...options,
     });
   }
 
   async openPit(kind: IndexKind, keepAlive: string, signal?: AbortSignal): Promise<string> {
-    const answer = await this.client.openPointInTime(
-      { index: this.index(kind), keep_alive: keepAlive },
-      signal === undefined ? {} : { signal },
-    );
-    return answer.id;
+    return this.read.openPit(this.index(kind), keepAlive, signal);
   }
 
   /** Closing is best effort: an expired point in time is already gone. */
   async closePit(id: string): Promise<void> {
-    await this.client.closePointInTime({ id }).catch(() => undefined);
+    await this.read.closePit(id);
   }
 }

@@ -1,5 +1,5 @@
 import { errors } from '@elastic/elasticsearch';
-import { indexName, type Client, type IndexNaming } from '@xle/core';
+import { indexName, scanHits, type Client, type IndexNaming } from '@xle/core';
 import type { ChannelAccount } from '../payg/accounting.js';
 import { channelFromDoc, type PayChannelState } from '../payg/channel.js';
 
@@ -95,27 +95,18 @@ export class PaygStore {
     }
   }
 
-  /** Every channel account, in channel id order. */
+  /** Every channel account, in channel id order (none while its index is not there). */
   async *listAccounts(pageSize = 1000): AsyncGenerator<ChannelAccount> {
-    let after: string[] | undefined;
-    for (;;) {
-      let hits;
-      try {
-        const page = await this.client.search<ChannelAccount>({
-          index: this.accounts,
-          size: pageSize,
-          sort: [{ channel: 'asc' }],
-          query: { match_all: {} },
-          ...(after === undefined ? {} : { search_after: after }),
-        });
-        hits = page.hits.hits;
-      } catch (error) {
-        if (isStatus(error, 404)) return;
-        throw error;
-      }
-      for (const hit of hits) if (hit._source !== undefined) yield hit._source;
-      if (hits.length < pageSize) return;
-      after = hits[hits.length - 1]?.sort as string[];
+    try {
+      const hits = scanHits<ChannelAccount>(
+        this.client,
+        { index: this.accounts, sort: [{ channel: 'asc' }], query: { match_all: {} } },
+        pageSize,
+      );
+      for await (const hit of hits) if (hit._source !== undefined) yield hit._source;
+    } catch (error) {
+      if (isStatus(error, 404)) return;
+      throw error;
     }
   }
 }

@@ -19,28 +19,20 @@ export const EXPORT_ORDER: Readonly<Record<ExportKind, { ledger: string; sort: s
 export const IMMUTABLE_KINDS: ReadonlySet<ExportKind> = new Set(['transactions', 'ledgers']);
 
 /**
- * One page of an export under a point in time (pure): the kind's documents whose ledger lies in
- * [from, to], in ledger order, after `after`.
- * Emits: pit {id, keep_alive}, bool.filter [range <ledger field> gte/lte], sort [<fields> asc],
- * size, search_after, track_total_hits false.
+ * The request of an export (pure): the kind's documents whose ledger lies in [from, to], in
+ * ledger order; the read engine's walker adds the point in time, the page size and `search_after`.
+ * Emits: bool.filter [range <ledger field> gte/lte], sort [<fields> asc].
  */
-export function buildExportPage(
+export function buildExportQuery(
   kind: ExportKind,
   range: { from?: number | undefined; to?: number | undefined },
-  pit: { id: string; keep_alive: string },
-  size: number,
-  after?: estypes.FieldValue[],
 ): estypes.SearchRequest {
   const order = EXPORT_ORDER[kind];
   const bounds: Record<string, number> = {};
   if (range.from !== undefined) bounds.gte = range.from;
   if (range.to !== undefined) bounds.lte = range.to;
   return {
-    pit,
     query: { bool: { filter: Object.keys(bounds).length === 0 ? [] : [{ range: { [order.ledger]: bounds } }] } },
     sort: order.sort.map((field) => ({ [field]: { order: 'asc' as const } })),
-    size,
-    track_total_hits: false,
-    ...(after === undefined ? {} : { search_after: after }),
   };
 }

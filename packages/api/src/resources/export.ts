@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
 import type { estypes } from '@elastic/elasticsearch';
-import { BadRequestError, EngineUnavailableError, ErrorCode } from '@xle/core';
+import { BadRequestError, ErrorCode, lineWithMember, type HitPage, type RawHit } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
-import { buildExportPage, IMMUTABLE_KINDS, type ExportKind } from '../queries/export.js';
+import { buildExportQuery, IMMUTABLE_KINDS, type ExportKind } from '../queries/export.js';
 import { encodePageMarker, parsePageMarker } from '../queries/markers.js';
-import { lineWithMember, RAW_HITS_FILTER, readRawHits, type RawHit, type RawHits } from '../shapers/raw-hits.js';
 import { latestLedger } from './ledgers.js';
 
 /** Documents per engine page of an export (two pages in memory at most: one written, one read). */
@@ -85,13 +84,15 @@ export async function exportStream(
   const walk = await exportWalk(engine, kind, request);
   const scope = scopeOf(kind, walk.from, walk.to);
   // A deleted ledger object is no longer in objects: its guard (deletions) is its tombstone line.
-  let pit = await engine.openPit(kind === 'objects' ? ['objects', 'deletions'] : kind, KEEP_ALIVE);
-  const page = async (after: estypes.FieldValue[] | undefined): Promise<RawHits> => {
-    const request = buildExportPage(kind, walk, { id: pit, keep_alive: KEEP_ALIVE }, EXPORT_PAGE, after);
-    const hits = readRawHits(await engine.searchPitRaw(request, RAW_HITS_FILTER, signal));
-    if (hits.failedShards > 0) throw new EngineUnavailableError(new Error(`${hits.failedShards} shards failed`));
-    return hits;
-  };
+  // The walk reads under one point in time, the next page on its way while this one is written;
+  // it closes the point in time however it ends.
+  const pages = engine.rawHits(kind === 'objects' ? ['objects', 'deletions'] : [kind], buildExportQuery(kind, walk), {
+    keepAlive: KEEP_ALIVE,
+    pageSize: EXPORT_PAGE,
+    prefetch: true,
+    signal,
+    after: walk.after,
+  });
   // Each document goes out as the engine stored it, with its cursor appended: no parse, no
   // serialisation per document (the checker, under api.validateResponses, parses each line).
   const lines = (hits: RawHit[]): Buffer =>
@@ -102,33 +103,23 @@ export async function exportStream(
         return line;
       }),
     );
-  let first: RawHits;
-  try {
-    first = await page(walk.after);
-  } catch (error) {
-    await engine.closePit(pit);
-    throw error;
-  }
-  async function* pages(): AsyncGenerator<Buffer> {
-    let current = first;
-    for (;;) {
-      pit = current.pitId ?? pit;
-      const hits = current.hits;
-      const last = hits[hits.length - 1];
-      // The next page is on its way while this one is written.
-      const next =
-        hits.length === EXPORT_PAGE && last !== undefined ? page(last.sort as estypes.FieldValue[]) : undefined;
-      // A page not awaited yet must not fail unobserved if the client goes away meanwhile.
-      next?.catch(() => undefined);
-      if (hits.length > 0) yield lines(hits);
-      if (next === undefined) return;
-      current = await next;
+  // The first page is read before answering, so a failing request is a clean error.
+  const first = await pages.next();
+  async function* bytes(): AsyncGenerator<Buffer> {
+    try {
+      let page: IteratorResult<HitPage<RawHit>> = first;
+      while (page.done !== true) {
+        if (page.value.hits.length > 0) yield lines(page.value.hits);
+        page = await pages.next();
+      }
+    } finally {
+      await pages.return(undefined);
     }
   }
-  const stream = Readable.from(pages(), { objectMode: false });
-  // The point in time closes with the stream, however it ends: read to the end, failed, or
-  // destroyed before its first read (a client gone at once; Readable.from's generator never
-  // started, so no `finally` of its own would run).
-  stream.once('close', () => void engine.closePit(pit));
+  const stream = Readable.from(bytes(), { objectMode: false });
+  // The walk ends with the stream, however it ends: read to the end, failed, or destroyed before
+  // its first read (a client gone at once; Readable.from's generator never started, so no
+  // `finally` of its own would run).
+  stream.once('close', () => void pages.return(undefined));
   return stream;
 }

@@ -1,15 +1,15 @@
 import t from 'tap';
-import { indexName, type SingleIndexKind } from '@xle/core';
+import { indexName, ReadEngine } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
 import { Engine } from '../../src/engine.js';
 import { lookupLabels } from '../../src/enrich/labels.js';
 
-/** The real engine module, counting the lookups it sends. */
-class CountingEngine extends Engine {
+/** The real read engine, counting the lookups it sends. */
+class CountingReads extends ReadEngine {
   lookups: string[][] = [];
-  override async mget<T>(kind: SingleIndexKind, ids: readonly string[]): Promise<Map<string, T>> {
+  override async mget<T>(index: string, ids: readonly string[]): Promise<Map<string, T>> {
     this.lookups.push([...ids]);
-    return super.mget<T>(kind, ids);
+    return super.mget<T>(index, ids);
   }
 }
 
@@ -25,14 +25,15 @@ t.test('labels: one batched lookup, then answers (found or not) from the cache',
     document: { account: LABELLED, name: 'Sender', verified: true, source: 'test', version: '1' },
     refresh: 'wait_for',
   });
-  const engine = new CountingEngine(target.client, target.naming);
+  const reads = new CountingReads(target.client);
+  const engine = new Engine(reads, target.naming);
   const first = await lookupLabels(engine, [LABELLED, PLAIN, LABELLED, undefined]);
   t.same(first.get(LABELLED), { account: LABELLED, name: 'Sender', verified: true });
   t.notOk(first.has(PLAIN));
-  t.same(engine.lookups, [[LABELLED, PLAIN]], 'one lookup, duplicates and missing addresses dropped');
+  t.same(reads.lookups, [[LABELLED, PLAIN]], 'one lookup, duplicates and missing addresses dropped');
   const second = await lookupLabels(engine, [LABELLED, PLAIN, OTHER]);
   t.same(second.get(LABELLED), first.get(LABELLED), 'a cached label');
-  t.same(engine.lookups[1], [OTHER], 'only the address not seen before is looked up');
+  t.same(reads.lookups[1], [OTHER], 'only the address not seen before is looked up');
   await lookupLabels(engine, [PLAIN, LABELLED]);
-  t.equal(engine.lookups.length, 2, 'an address without a label is cached too');
+  t.equal(reads.lookups.length, 2, 'an address without a label is cached too');
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { lineWithMember, readRawHits } from '../../src/shapers/raw-hits.js';
+import { lineWithMember, readRawHits } from '@xle/core';
 import { fixtureLedgers } from '@xle/test-loaded';
 import { transformTransaction } from '@xle/documents';
 

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type Koa from 'koa';
 import { engineUrl, loadConfig, type Config } from '../config.js';
 import { createEngineClient, type Client } from '../engine/client.js';
+import { ReadEngine } from '../engine/read.js';
 import { CommandError, ErrorCode } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { EngineBreaker } from '../engine/breaker.js';
@@ -120,6 +121,8 @@ export interface AppDeps {
   config: Config;
   client: Client;
   logger: Logger;
+  /** The process's one read engine over `client` (absent: the app makes it; see readEngineFor). */
+  read?: ReadEngine;
   /** Where the app registers what it hands back when the server closes (absent: nothing runs it). */
   closing?: CloseHooks;
   /** The server's metrics (absent: no /metrics). */
@@ -155,7 +158,7 @@ export async function startHttpServer(
     throw error;
   }
   const client = createEngineClient(config, {}, { breaker, observe: metrics.engineCall });
-  const app = createApp({ config, client, logger, closing, metrics });
+  const app = createApp({ config, client, read: readEngineFor({ config, client }), logger, closing, metrics });
   const running = await listen(app.callback(), {
     host: config.api.host,
     port,
@@ -174,6 +177,11 @@ export async function startHttpServer(
   };
   logger.info({ url: running.url, engine: engineUrl(config), network: config.network }, `${name} listening`);
   return running;
+}
+
+/** The app's read engine: the one it was given, else one over its client with the configured budgets. */
+export function readEngineFor(deps: Pick<AppDeps, 'config' | 'client' | 'read'>): ReadEngine {
+  return deps.read ?? new ReadEngine(deps.client, { lookupMs: deps.config.es.lookupTimeoutMs });
 }
 
 /** True when `moduleUrl` (a module's import.meta.url) is the script node was started with. */

@@ -1,4 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
+import type { BucketPage, CompositePage } from '@xle/core';
 import type { SearchEngine } from '../engine.js';
 import { NUMERIC } from './schema.js';
 import { evaluateCondition } from './having.js';
@@ -122,63 +123,42 @@ function take(plan: Plan, state: RunState, rows: Row[]): Row[] {
 async function* runRows(engine: SearchEngine, plan: RowsPlan, options: RunOptions): AsyncGenerator<Batch> {
   const state = options.state ?? initialState();
   if (state.done) return;
-  state.pit ??= await engine.openPit(plan.table, PAGE_KEEP_ALIVE, options.signal);
-  const sources = [...new Set(plan.fields.map((f) => f.path))];
-  const request = (after: unknown, size: number): Promise<estypes.SearchResponse> => {
-    const body: estypes.SearchRequest = {
+  // Hits still wanted: what LIMIT leaves, and what OFFSET still skips.
+  const limit =
+    plan.limit === undefined ? undefined : plan.limit - state.emitted + Math.max(0, plan.offset - state.skipped);
+  // The walk reads the table's point in time (opened by the first page, kept for the cursor's next
+  // pages and closed by the cursor's owner); with `prefetch`, the next page is on its way while
+  // this one is shaped and written. A consumer that stops early aborts the page under way.
+  const pages = engine.hits(
+    {
       query: plan.query,
       sort: [...plan.sort, { _shard_doc: { order: 'asc' } }],
-      size,
-      _source: sources,
-      track_total_hits: false,
-      pit: { id: state.pit as string, keep_alive: PAGE_KEEP_ALIVE },
-    };
-    if (after !== undefined) body.search_after = after as estypes.SortResults;
-    return engine.search(undefined, body, options.signal);
-  };
-  const sizeFor = (emittedOrPlanned: number, skipped: number): number => {
-    const left = plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit - emittedOrPlanned;
-    return Math.max(1, Math.min(options.pageSize, left + Math.max(0, plan.offset - skipped)));
-  };
-  // The next page is requested before this one is shaped and written, so the engine and this
-  // process work at the same time; a consumer that stops early aborts it through the signal.
-  let size = sizeFor(state.emitted, state.skipped);
-  let pending: Promise<estypes.SearchResponse> | undefined = request(state.after, size);
-  let planned = state.emitted;
-  let plannedSkip = state.skipped;
-  try {
-    while (pending !== undefined) {
-      const answer = await pending;
-      pending = undefined;
-      if (answer.pit_id !== undefined) state.pit = answer.pit_id;
-      const hits = answer.hits.hits;
-      const last = hits[hits.length - 1];
-      if (last?.sort !== undefined) state.after = last.sort;
-      const skip = Math.min(hits.length, Math.max(0, plan.offset - plannedSkip));
-      plannedSkip += skip;
-      planned += hits.length - skip;
-      const exhausted = hits.length < size || (plan.limit !== undefined && planned >= plan.limit);
-      if (!exhausted && options.prefetch === true) {
-        size = sizeFor(planned, plannedSkip);
-        pending = request(state.after, size);
-        pending.catch(() => undefined);
-      }
-      const rows = take(
-        plan,
-        state,
-        hits.map((h) => rowOf(plan, h._source)),
-      );
-      if (exhausted || wanted(plan, state) <= 0) state.done = true;
-      yield { rows, state };
-      if (state.done) return;
-      if (pending === undefined) {
-        size = sizeFor(planned, plannedSkip);
-        pending = request(state.after, size);
-      }
-    }
-  } finally {
-    // A page requested ahead but never used must not leave a rejection unhandled.
-    pending?.catch(() => undefined);
+      _source: [...new Set(plan.fields.map((f) => f.path))],
+    },
+    {
+      pit:
+        state.pit === undefined
+          ? { index: engine.index(plan.table), keepAlive: PAGE_KEEP_ALIVE }
+          : { id: state.pit, keepAlive: PAGE_KEEP_ALIVE },
+      keepPit: true,
+      after: state.after as estypes.SortResults | undefined,
+      pageSize: options.pageSize,
+      ...(limit === undefined ? {} : { limit }),
+      ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+  );
+  for await (const page of pages) {
+    if (page.pitId !== undefined) state.pit = page.pitId;
+    if (page.after !== undefined) state.after = page.after;
+    const rows = take(
+      plan,
+      state,
+      page.hits.map((h) => rowOf(plan, h._source)),
+    );
+    if (page.last || wanted(plan, state) <= 0) state.done = true;
+    yield { rows, state };
+    if (state.done) return;
   }
 }
 
@@ -227,25 +207,27 @@ async function* compositePages(
   state: RunState,
   signal?: AbortSignal,
 ): AsyncGenerator<Bucket[]> {
-  while (!state.done) {
-    const composite: estypes.AggregationsCompositeAggregation = { size: pageSize, sources: plan.sources };
-    if (state.after !== undefined) composite.after = state.after as estypes.AggregationsCompositeAggregateKey;
-    const answer = await engine.search(
-      plan.table,
-      {
-        query: plan.query,
-        size: 0,
-        track_total_hits: false,
-        aggs: { groups: { composite, ...(Object.keys(plan.metrics).length > 0 ? { aggs: plan.metrics } : {}) } },
+  if (state.done) return;
+  const pages = engine.buckets(
+    plan.table,
+    { query: plan.query },
+    (page) => ({
+      groups: {
+        composite: { ...page, sources: plan.sources },
+        ...(Object.keys(plan.metrics).length > 0 ? { aggs: plan.metrics } : {}),
       },
-      signal,
-    );
-    const groups = answer.aggregations?.groups as
-      { buckets: Bucket[]; after_key?: Record<string, unknown> } | undefined;
-    const buckets = groups?.buckets ?? [];
-    if (groups?.after_key !== undefined) state.after = groups.after_key;
-    if (buckets.length < pageSize || groups?.after_key === undefined) state.done = true;
-    yield buckets;
+    }),
+    (aggregations) => aggregations.groups as CompositePage | undefined,
+    {
+      pageSize,
+      after: state.after as BucketPage['after'],
+      ...(signal === undefined ? {} : { signal }),
+    },
+  );
+  for await (const page of pages) {
+    if (page.after !== undefined) state.after = page.after;
+    if (page.last) state.done = true;
+    yield page.buckets as Bucket[];
   }
 }
 

@@ -10,7 +10,7 @@
  */
 
 /** The `filter_path` of a search whose answer readRawHits reads. */
-export const RAW_HITS_FILTER = 'pit_id,_shards.failed,hits.hits._source,hits.hits.sort';
+export const RAW_HITS_FILTER = 'pit_id,timed_out,_shards.failed,hits.hits._source,hits.hits.sort';
 
 export interface RawHit {
   /** The `_source` object's bytes, braces included. */
@@ -23,6 +23,8 @@ export interface RawHits {
   pitId: string | undefined;
   /** Shards that failed to answer (`_shards.failed`). */
   failedShards: number;
+  /** Whether a shard ran out of the search's time (`timed_out`): its hits may be missing. */
+  timedOut: boolean;
   hits: RawHit[];
 }
 
@@ -119,12 +121,13 @@ function items(buf: Buffer, at: number, onItem: (start: number) => number): numb
 
 /** The point in time and the hits of a filtered search answer, each `_source` as its own bytes. */
 export function readRawHits(buf: Buffer): RawHits {
-  const result: RawHits = { pitId: undefined, failedShards: 0, hits: [] };
+  const result: RawHits = { pitId: undefined, failedShards: 0, timedOut: false, hits: [] };
   members(buf, 0, (key, value) => {
-    if (key === 'pit_id' || key === '_shards') {
+    if (key === 'pit_id' || key === '_shards' || key === 'timed_out') {
       const end = skipValue(buf, value);
       const parsed = JSON.parse(buf.toString('utf8', value, end)) as unknown;
       if (key === 'pit_id') result.pitId = parsed as string;
+      else if (key === 'timed_out') result.timedOut = parsed === true;
       else result.failedShards = Number((parsed as { failed?: number }).failed ?? 0);
       return end;
     }
