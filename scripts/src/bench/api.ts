@@ -1,63 +1,80 @@
 #!/usr/bin/env node
 /**
- * API overhead in the configuration users run: p50 / p99 latency of three lookups through the
- * REST API in the default access mode (plans) with a key of each plan and with no key (the free
- * plan), and in `open` mode for comparison, next to the same engine query sent directly to
- * Elasticsearch, interleaved request by request, all in one run:
+ * API overhead in the configuration users run: p50 / p99 latency and CPU per request of three
+ * lookups through the REST API in the default access mode (plans) with a key of each plan and
+ * with no key (the free plan), and in `open` mode for comparison, next to the same engine
+ * requests sent directly to Elasticsearch, interleaved request by request, all in one run:
  *
- *   pnpm bench:api [--requests N] [--free-requests N] [--warmup N]
+ *   pnpm bench:api [--requests N] [--free-requests N] [--warmup N] [--rewarm N] [--profile DIR]
  *
- * Beside them, two floors, each in its own process, sending the same engine query and measured in
- * the same interleaving:
+ * Ids are distinct request by request (every fixture transaction, every indexed account). Beside
+ * the API, two floors, each in its own process, sending the engine requests the API sends for the
+ * same id (floor-steps.ts), measured in the same interleaving:
  * - a bare forwarding proxy (forwarding-proxy.ts: node:http, no framework, no work of its own)
  *   passing the engine's answer through: what one more HTTP hop costs on this machine at that pace;
  * - the API's own stack and nothing else (stack-floor.ts: Koa, @koa/router, the product's engine
  *   client and compression, the answer parsed and serialised again): what the chosen stack costs
  *   before the API does anything of its own (access plans, validation, shaping, ETag, log, metrics).
+ * CPU µs per request is read from /proc for each process over the same rounds (the engine's: its
+ * JVMs' over the rounds, divided among the four sides); `own` is the API's minus the stack floor's.
  *
  * Data: the real fixture ledgers, ingested into indices of a fresh prefix (deleted at the end).
  * Each API runs in its own process (`packages/api/dist/src/server.js`, default log level), as users
  * run it. Requests go one at a time, paced under each plan's per-second burst (the default limits), so
- * what is measured is the answer, not the limiter. Each server is first warmed with `--warmup`
- * requests over the three lookups (see warmUp): the steady state, not V8's first minutes, is what
- * users meet. Needs a running engine or ES_URL.
+ * what is measured is the answer, not the limiter. Every server is first warmed with `--warmup`
+ * requests over the three lookups, interleaved, and each side's servers again with `--rewarm`
+ * at its own pace right before it is measured: the steady state, not V8's first minutes or code
+ * dropped while idle, is what users meet. With `--profile DIR`, the plans server and the stack
+ * floor run under V8's sampling profiler, and the self time of each during the Enterprise-key
+ * measures is printed by place and function next to each other (profile.ts). Needs a running
+ * engine or ES_URL.
  */
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApiKeyStore } from '@xle/access';
-import { createLogger, engineUrl, indexName } from '@xle/core';
+import { createLogger, engineUrl, indexName, rangeAlias } from '@xle/core';
 import { ingestLedgers, IngestEngine } from '@xle/ingester';
 import {
   benchIndices,
+  cpuMicros,
   fixtureLedgers,
+  localPlacement,
   numericOptions,
   pairedLatency,
   startApiProcess,
   startServerProcess,
-  warmUp,
   type ApiProcess,
   type Latency,
   type TimedRequest,
 } from './common.js';
+import { floorPath, type FloorStep } from './floor-steps.js';
+import { monotonicMicros, profileIn, profileSummary } from './profile.js';
 
-const { numbers } = numericOptions('pnpm bench:api [--requests N] [--free-requests N] [--warmup N]', {
-  requests: 1000,
-  'free-requests': 200,
-  warmup: 6000,
-});
+const USAGE = 'pnpm bench:api [--requests N] [--free-requests N] [--warmup N] [--rewarm N] [--profile DIR]';
+const { numbers, strings } = numericOptions(
+  USAGE,
+  { requests: 1000, 'free-requests': 200, warmup: 6000, rewarm: 1000 },
+  { profile: { type: 'string' } },
+);
 const REQUESTS = numbers.requests;
 
 // The default configuration: plans mode, default limits; only the port and the log level differ.
 const { config, client, naming, drop } = await benchIndices('api', {});
 const es = engineUrl(config).split(',')[0] as string;
 const logger = createLogger('bench', 'silent');
-await ingestLedgers(fixtureLedgers(), new IngestEngine(client, naming, logger), { source: 'bench' });
+const ledgers = fixtureLedgers();
+await ingestLedgers(ledgers, new IngestEngine(client, naming, logger), { source: 'bench' });
 const keys = new ApiKeyStore(client, naming);
 const pro = await keys.create('pro', 'bench:api');
 const enterprise = await keys.create('enterprise', 'bench:api');
 // Each server in its own process, as users run it: the client's work (here) and the server's
-// (there) do not share a thread, as they do not in production.
-const plans = await startApiProcess(config);
+// (there) do not share a thread, as they do not in production. With --profile, the plans server
+// runs under V8's sampling profiler, which writes its profile into that folder when it exits.
+const profileDir = strings.profile === undefined ? undefined : mkdtempSync(join(strings.profile, 'bench-api-'));
+const profiled = (name: string): string[] =>
+  profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`];
+const plans = await startApiProcess(config, {}, profiled('api'));
 const open = await startApiProcess(config, { ACCESS_MODE: 'open', SEARCH_ACCESS: 'open' });
-
 /** Who asks, through which server, paced under which burst (requests per second). */
 interface Side {
   name: string;
@@ -90,105 +107,141 @@ const sides: Side[] = [
   },
   { name: 'open mode', server: open, headers: {}, perSecond: config.access.enterprisePerSecond, requests: REQUESTS },
 ];
-const TX = 'B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E';
+// Distinct ids, request by request: every transaction of the fixture ledgers, and every account
+// the ingest wrote, in a fixed shuffled order. The API has no answer cache; its label cache
+// (30 s) and the engine's own caches see what they would see under real traffic.
+const transactions = ledgers.flatMap((l) =>
+  l.transactions.map((tx) => ({ hash: String((tx as { hash: string }).hash), ledger: l.ledger_index })),
+);
+const accounts = (
+  await client.search({ index: indexName(naming, 'accounts'), size: 10_000, _source: false, sort: ['_doc'] })
+).hits.hits.map((h) => h._id as string);
+const pick = <T>(list: readonly T[], round: number): T => list[(round * 7919) % list.length] as T;
 const ACCOUNT = 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y';
-const maxLedger = 94084608;
+const maxLedger = Math.max(...ledgers.map((l) => l.ledger_index));
 
 interface Case {
   name: string;
-  api: string;
-  direct: { path: string; body?: unknown };
+  api: (round: number) => string;
+  /** The engine requests the API sends for the same id: the direct measure sends them in turn, as do the floors. */
+  direct: (round: number) => FloorStep[];
 }
 const cases: Case[] = [
   {
     name: 'tx by hash',
-    api: `/api/v1/tx/${TX}`,
-    direct: { path: `/${indexName(naming, 'transactions')}/_search`, body: { query: { term: { hash: TX } }, size: 1 } },
+    api: (round) => `/api/v1/tx/${pick(transactions, round).hash}`,
+    // A hash's locator, then the document from its ledger's range (the API's reads by id).
+    direct: (round) => {
+      const { hash, ledger } = pick(transactions, round);
+      return [
+        { path: `/${indexName(naming, 'locators')}/_doc/${hash}` },
+        { path: `/${rangeAlias(naming, 'transactions', ledger)}/_doc/${hash}` },
+      ];
+    },
   },
   {
     name: 'account info',
-    api: `/api/v1/account/${ACCOUNT}`,
-    direct: { path: `/${indexName(naming, 'accounts')}/_doc/${ACCOUNT}` },
+    api: (round) => `/api/v1/account/${pick(accounts, round)}`,
+    direct: (round) => [{ path: `/${indexName(naming, 'accounts')}/_doc/${pick(accounts, round)}` }],
   },
   {
     name: 'account transactions (20)',
-    api: `/api/v1/account/${ACCOUNT}/transactions?limit=20`,
-    direct: {
-      path: `/${indexName(naming, 'transactions')}/_search`,
-      body: {
-        query: {
-          bool: { filter: [{ term: { _accounts: ACCOUNT } }, { range: { ledger_index: { lte: maxLedger } } }] },
-        },
-        sort: [{ ledger_index: { order: 'desc' } }, { 'meta.TransactionIndex': { order: 'desc' } }],
-        size: 21,
-        track_total_hits: false,
+    api: () => `/api/v1/account/${ACCOUNT}/transactions?limit=20`,
+    direct: () => [
+      {
+        path: `/${indexName(naming, 'transactions')}/_search`,
+        method: 'POST',
+        body: JSON.stringify({
+          query: {
+            bool: { filter: [{ term: { _accounts: ACCOUNT } }, { range: { ledger_index: { lte: maxLedger } } }] },
+          },
+          sort: [{ ledger_index: { order: 'desc' } }, { 'meta.TransactionIndex': { order: 'desc' } }],
+          size: 21,
+          track_total_hits: false,
+        }),
       },
-    },
+    ],
   },
 ];
 
-const forwardRoutes = JSON.stringify(
-  cases.map((c) => ({
-    ...c.direct,
-    ...(c.direct.body === undefined ? {} : { method: 'POST', body: JSON.stringify(c.direct.body) }),
-  })),
-);
 const floor = await startServerProcess(new URL('./forwarding-proxy.js', import.meta.url).pathname, {
   FORWARD_ENGINE: es,
-  FORWARD_ROUTES: forwardRoutes,
 });
-const stack = await startServerProcess(new URL('./stack-floor.js', import.meta.url).pathname, {
-  ES_URL: engineUrl(config),
-  FORWARD_ROUTES: forwardRoutes,
-});
+const stack = await startServerProcess(
+  new URL('./stack-floor.js', import.meta.url).pathname,
+  { ES_URL: engineUrl(config) },
+  profiled('stack'),
+);
+const engineCpu = localPlacement(config).engineCpuSeconds;
+const directRequests = (steps: FloorStep[]): TimedRequest[] =>
+  steps.map((step) => ({
+    url: `${es}${step.path}`,
+    init:
+      step.body === undefined
+        ? {}
+        : { method: step.method ?? 'POST', body: step.body, headers: { 'content-type': 'application/json' } },
+  }));
 
 const fmt = (l: Latency): string => `${l.p50.toFixed(2).padStart(8)} ${l.p99.toFixed(2).padStart(8)}`;
+const us = (n: number): string => n.toFixed(0).padStart(5);
 console.log(
-  `API benchmark, default configuration (plans) and open mode: ${REQUESTS} requests per measure (${numbers['free-requests']} anonymous), one at a time, paced under each plan's burst, after ${numbers.warmup} warm-up requests per server; engine ${es}`,
+  `API benchmark, default configuration (plans) and open mode: ${REQUESTS} requests per measure (${numbers['free-requests']} anonymous), distinct ids, one at a time, paced under each plan's burst, after ${numbers.warmup} warm-up requests per server; engine ${es}`,
 );
 console.log(
   `  ${'side'.padEnd(18)} ${'API p50'.padStart(8)} ${'API p99'.padStart(8)} ${'ES p50'.padStart(8)} ${'ES p99'.padStart(8)}  overhead (floors at the same pace: a bare proxy's; the stack's, Koa + router + engine client + compression alone)`,
 );
+console.log(
+  `  ${''.padEnd(18)} CPU µs per request (from /proc, same rounds): API, stack floor, bare proxy, engine (per side, the four sides' mean); own = API - stack floor`,
+);
+/** Per case, the monotonic window of its profiled measure (the Enterprise key's). */
+const windows = new Map<string, { window: [number, number]; requests: number }>();
 try {
-  // Warm each server over every lookup, at the fastest pace its callers may go (an Enterprise key).
-  for (const { server, perSecond } of [
-    { server: plans, perSecond: config.access.enterprisePerSecond },
-    { server: open, perSecond: Infinity },
-  ]) {
-    const headers: Record<string, string> = server === plans ? { 'X-API-Key': enterprise.key } : {};
-    await warmUp(
-      numbers.warmup,
-      perSecond,
-      cases.map((c) => () => ({ url: `${server.url}${c.api}`, init: { headers } })),
-    );
-  }
-  for (const server of [floor, stack])
-    await warmUp(
-      numbers.warmup,
-      Infinity,
-      cases.map((_, i) => () => ({ url: `${server.url}/${i}` })),
-    );
-  for (const [i, c] of cases.entries()) {
+  // Warm every server over every lookup, interleaved at the pace an Enterprise key may go: a
+  // server left idle while others are warmed is slower again when it is measured (measured: 4.1 ms
+  // of CPU per request after 90 s idle, 2.7 ms warm; V8 drops code it has not run lately).
+  for (const c of cases)
+    await pairedLatency(Math.ceil(numbers.warmup / cases.length), config.access.enterprisePerSecond, {
+      plans: (round) => ({ url: `${plans.url}${c.api(round)}`, init: { headers: { 'X-API-Key': enterprise.key } } }),
+      open: (round) => ({ url: `${open.url}${c.api(round)}` }),
+      proxy: (round) => ({ url: `${floor.url}${floorPath(c.direct(round))}` }),
+      bare: (round) => ({ url: `${stack.url}${floorPath(c.direct(round))}` }),
+    });
+  for (const c of cases) {
     console.log(c.name);
-    const direct: TimedRequest = {
-      url: `${es}${c.direct.path}`,
-      init:
-        c.direct.body === undefined
-          ? {}
-          : { method: 'POST', body: JSON.stringify(c.direct.body), headers: { 'content-type': 'application/json' } },
-    };
     for (const side of sides) {
+      const pids = { api: side.server.child.pid, stack: stack.child.pid, proxy: floor.child.pid } as Record<
+        string,
+        number
+      >;
+      const makers = {
+        engine: (round: number) => directRequests(c.direct(round)),
+        ours: (round: number) => ({ url: `${side.server.url}${c.api(round)}`, init: { headers: side.headers } }),
+        proxy: (round: number) => ({ url: `${floor.url}${floorPath(c.direct(round))}` }),
+        bare: (round: number) => ({ url: `${stack.url}${floorPath(c.direct(round))}` }),
+      };
+      // The side's servers warmed again at its pace (the previous side may have left them idle).
+      await pairedLatency(Math.min(numbers.rewarm, side.requests), side.perSecond, makers);
+      const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMicros(pid)]));
+      const engineBefore = engineCpu();
+      const started = monotonicMicros();
       // Each side next to its own direct measure, interleaved request by request.
-      const { ours, engine, proxy, bare } = await pairedLatency(side.requests, side.perSecond, {
-        engine: () => direct,
-        ours: () => ({ url: `${side.server.url}${c.api}`, init: { headers: side.headers } }),
-        proxy: () => ({ url: `${floor.url}/${i}` }),
-        bare: () => ({ url: `${stack.url}/${i}` }),
-      });
+      const { ours, engine, proxy, bare } = await pairedLatency(side.requests, side.perSecond, makers);
+      const rounds = side.requests + 20;
+      if (side.server === plans && side.headers['X-API-Key'] === enterprise.key)
+        windows.set(c.name, { window: [started, monotonicMicros()], requests: rounds });
+      const cpu = (k: string): number => (cpuMicros(pids[k] as number) - (before[k] as number)) / rounds;
+      const engineAfter = engineCpu();
+      const engineUs =
+        engineBefore === undefined || engineAfter === undefined
+          ? undefined
+          : ((engineAfter - engineBefore) * 1e6) / (rounds * 4);
       const over = (l: Latency): string => `+${(l.p50 - engine.p50).toFixed(2)}`;
       const ratio = (l: Latency): string => `x${(l.p99 / engine.p99).toFixed(2)}`;
       console.log(
         `  ${side.name.padEnd(18)} ${fmt(ours)} ${fmt(engine)}  p50 ${over(ours)} ms (floors ${over(proxy)}, ${over(bare)}), p99 ${ratio(ours)} (floors ${ratio(proxy)}, ${ratio(bare)})`,
+      );
+      console.log(
+        `  ${''.padEnd(18)} CPU µs: API ${us(cpu('api'))}, stack ${us(cpu('stack'))}, proxy ${us(cpu('proxy'))}, engine ${engineUs === undefined ? '    ?' : us(engineUs)}; own ${us(cpu('api') - cpu('stack'))}`,
       );
     }
   }
@@ -198,4 +251,14 @@ try {
   await floor.close();
   await stack.close();
   await drop();
+}
+if (profileDir !== undefined) {
+  const [api, floorProfile] = [profileIn(join(profileDir, 'api')), profileIn(join(profileDir, 'stack'))];
+  console.log(
+    `CPU profiles of the plans server and the stack floor (${profileDir}), during each lookup's Enterprise-key measure:`,
+  );
+  for (const [name, { window, requests }] of windows) {
+    console.log(name);
+    for (const line of profileSummary(api, floorProfile, window, requests)) console.log(line);
+  }
 }

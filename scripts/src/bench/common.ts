@@ -136,13 +136,24 @@ export interface Latency {
   p99: number;
 }
 
-/** Milliseconds from sending `request` to the last byte of a 200 answer (anything else ends the run). */
-export async function timedRequest({ url, init }: TimedRequest): Promise<number> {
+/**
+ * Milliseconds from sending `request` to the last byte of a 200 answer (anything else ends the
+ * run); a list of requests is sent in turn (an engine lookup made of several requests), timed whole.
+ */
+export async function timedRequest(request: TimedRequest | readonly TimedRequest[]): Promise<number> {
   const started = performance.now();
-  const response = await fetch(url, init);
-  const answer = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${answer.toString('utf8', 0, 300)}`);
+  for (const { url, init } of [request].flat()) {
+    const response = await fetch(url, init);
+    const answer = Buffer.from(await response.arrayBuffer());
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${answer.toString('utf8', 0, 300)}`);
+  }
   return performance.now() - started;
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds, from /proc (10 ms ticks). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
 }
 
 const summary = (times: number[]): Latency => {
@@ -171,14 +182,14 @@ function shuffled<T>(items: readonly T[]): T[] {
 export async function pairedLatency<K extends string>(
   requests: number,
   perSecond: number,
-  makers: Record<K, () => TimedRequest>,
+  makers: Record<K, (round: number) => TimedRequest | readonly TimedRequest[]>,
 ): Promise<Record<K, Latency>> {
   const slot = perSecond === Infinity ? 0 : 1000 / (perSecond * 0.9);
   const names = Object.keys(makers) as K[];
   const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
   for (let i = 0; i < requests + 20; i += 1) {
     for (const name of shuffled(names)) {
-      const ms = await timedRequest(makers[name]());
+      const ms = await timedRequest(makers[name](i));
       if (i >= 20) times[name].push(ms);
       if (ms < slot) await sleep(slot - ms);
     }
@@ -197,11 +208,11 @@ export async function pairedLatency<K extends string>(
 export async function warmUp(
   requests: number,
   perSecond: number,
-  makers: readonly (() => TimedRequest)[],
+  makers: readonly ((round: number) => TimedRequest)[],
 ): Promise<void> {
   const slot = perSecond === Infinity ? 0 : 1000 / (perSecond * 0.9);
   for (let i = 0; i < requests; i += 1) {
-    const ms = await timedRequest((makers[i % makers.length] as () => TimedRequest)());
+    const ms = await timedRequest((makers[i % makers.length] as (round: number) => TimedRequest)(i));
     if (ms < slot) await sleep(slot - ms);
   }
 }
@@ -218,22 +229,34 @@ export interface ApiProcess {
  * Starts the API on a free port over the benchmark's indices, in the default configuration but for
  * `env` (its JSON log lines are read and dropped, as a log shipper would).
  */
-export function startApiProcess(config: Config, env: Record<string, string> = {}): Promise<ApiProcess> {
-  return startServerProcess(`${repoRoot}packages/api/dist/src/server.js`, {
-    ES_URL: engineUrl(config),
-    ES_INDEX_PREFIX: config.es.indexPrefix,
-    XLE_NETWORK: config.network,
-    API_PORT: '0',
-    ...env,
-  });
+export function startApiProcess(
+  config: Config,
+  env: Record<string, string> = {},
+  nodeArgs: readonly string[] = [],
+): Promise<ApiProcess> {
+  return startServerProcess(
+    `${repoRoot}packages/api/dist/src/server.js`,
+    {
+      ES_URL: engineUrl(config),
+      ES_INDEX_PREFIX: config.es.indexPrefix,
+      XLE_NETWORK: config.network,
+      API_PORT: '0',
+      ...env,
+    },
+    nodeArgs,
+  );
 }
 
 /**
  * Starts a server script in its own process and waits for the first output line that names its
  * `url` (JSON); later lines are read and dropped.
  */
-export async function startServerProcess(script: string, env: Record<string, string>): Promise<ApiProcess> {
-  const child = spawn(process.execPath, [script], {
+export async function startServerProcess(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
+): Promise<ApiProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

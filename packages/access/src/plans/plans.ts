@@ -28,9 +28,14 @@ export function planLimitsOf(access: Config['access']): Readonly<Record<Plan, Pl
 
 const DAY_MS = 86_400_000;
 
+/** The last day utcDay wrote: every request asks, and the day changes once in 86,400 seconds. */
+let lastDay = { number: Number.NaN, text: '' };
+
 /** The UTC day of an instant, `YYYY-MM-DD`: quotas reset at 00:00 UTC. */
 export function utcDay(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
+  const number = Math.floor(nowMs / DAY_MS);
+  if (number !== lastDay.number) lastDay = { number, text: new Date(nowMs).toISOString().slice(0, 10) };
+  return lastDay.text;
 }
 
 /** Whole seconds until the next 00:00 UTC, at least 1 (sent as X-RateLimit-Reset and Retry-After). */

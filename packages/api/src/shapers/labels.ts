@@ -13,7 +13,7 @@ export interface Label {
 
 export type Labels = ReadonlyMap<string, Label>;
 
-const LABEL_FIELDS = ['name', 'username', 'desc', 'domain', 'twitter', 'verified'] as const;
+export const LABEL_FIELDS = ['name', 'username', 'desc', 'domain', 'twitter', 'verified'] as const;
 
 /** A names-index record as the label object (pure). */
 export function toLabel(account: string, doc: Json): Label {
