@@ -3,21 +3,26 @@
  * Scale: what grows, and how, as the indexed history grows, on the configured cluster in the
  * default configuration (run it on the three-node local cluster: `pnpm engine start --nodes 3`):
  *
- *   pnpm bench:scale [--sizes 100000,1000000,5000000] [--increment N] [--sample N] [--requests N] [--keep]
+ *   pnpm bench:scale [--sizes 100000,1000000,5000000] [--increment N] [--sample N] [--requests N]
+ *                    [--shards N] [--ranges N] [--span-days N] [--keep]
  *
  * Data: deterministic synthetic ledgers made from the real fixture ledgers (test/helpers
- * synthetic.ts: real transactions, fresh ledgers and hashes, accounts from a Zipf pool, one heavy
- * account), fed through the normal pipeline into one fresh prefix that grows from size to size.
- * At each size it prints:
+ * synthetic.ts: real transactions, fresh ledgers and hashes, accounts from a Zipf pool that keep
+ * transacting, one heavy account with 22 % of all transactions), fed through the normal pipeline
+ * into one fresh prefix that grows from size to size, in mainnet's shape: `--ranges` range indices
+ * at the largest size (default 60), `--shards` primaries each (default 2), close times spread over
+ * `--span-days` days (default 180). At each size it prints:
  * - ingest: transactions/s of the pipeline over the whole step, and on equal samples of the next
  *   ledgers written into the grown prefix, ours next to the engine's raw `_bulk` of the very
  *   documents ours writes (two pairs, each order once), on shared cores and, with the local
  *   engine, apart (common.ts);
  * - bytes on disk per transaction after a force-merge: the transactions alone, and everything;
  * - p50 / p99 through the API (default access mode, an Enterprise key, paced under its burst
- *   limit) next to the same query sent to the engine directly: tx by hash, account info, the first
- *   and the 100th page of the heavy account's transactions, a ledger's transactions, and one
- *   SQL CSV export;
+ *   limit) next to the same engine requests sent directly (tx by hash: its locator, then the
+ *   document from its range), and the shard-level query and get operations each API request costs
+ *   (the cluster's node statistics over 50 requests): tx by hash, account info, the first and the
+ *   1,000th page of the heavy account's transactions, a ledger's transactions, and one SQL CSV
+ *   export; the populated transaction ranges;
  * - each derived job's wall time: incremental (after `--increment` more transactions) and full.
  */
 import { randomBytes } from 'node:crypto';
@@ -31,6 +36,7 @@ import {
   engineUrl,
   indexName,
   layoutOf,
+  rangeAlias,
   rangeIndices,
   type RangedKind,
 } from '@xle/core';
@@ -63,7 +69,8 @@ import {
   type TimedRequest,
 } from './common.js';
 
-const USAGE = 'pnpm bench:scale [--sizes 100000,1000000,5000000] [--increment N] [--sample N] [--requests N] [--keep]';
+const USAGE =
+  'pnpm bench:scale [--sizes 100000,1000000,5000000] [--increment N] [--sample N] [--requests N] [--shards N] [--ranges N] [--span-days N] [--keep]';
 const args = (() => {
   try {
     return parseArgs({
@@ -73,6 +80,9 @@ const args = (() => {
         increment: { type: 'string', default: '20000' },
         sample: { type: 'string', default: '30000' },
         requests: { type: 'string', default: '300' },
+        shards: { type: 'string', default: '2' },
+        ranges: { type: 'string', default: '60' },
+        'span-days': { type: 'string', default: '180' },
         keep: { type: 'boolean', default: false },
       },
       strict: true,
@@ -94,6 +104,14 @@ const SIZES = args.sizes.split(',').map((s) => whole(s, 'sizes'));
 const INCREMENT = whole(args.increment, 'increment');
 const SAMPLE = whole(args.sample, 'sample');
 const REQUESTS = whole(args.requests, 'requests');
+// Mainnet's shape at a benchmark's size: history split into --ranges range indices at the largest
+// size (mainnet's ranges hold more transactions, but it is their number that reads fan out over), --shards primaries each, and close times spread over --span-days days
+// (lookups by date and the jobs' 24 h / 7 d windows then see months, not hours).
+const SHARDS = whole(args.shards, 'shards');
+const RANGES = whole(args.ranges, 'ranges');
+const SPAN_DAYS = whole(args['span-days'], 'span-days');
+/** The smallest range the configuration allows (es.rangeLedgers). */
+const MIN_RANGE_LEDGERS = 1000;
 // Each step writes its samples (two pairs of two sides, per placement: at most 8 × --sample) into
 // the prefix as the previous step left it (the first into an empty one), then grows it to its
 // size less --increment, then by --increment: a size must lie beyond the previous one by more
@@ -110,10 +128,17 @@ if (
 }
 
 const logger = createLogger('bench', 'silent');
-// The default configuration; only the port and the log level differ.
+const largest = SIZES[SIZES.length - 1] as number;
+// Ranges hold at least MIN_RANGE_LEDGERS ledgers, so --ranges at the largest size comes from
+// fewer transactions a ledger (5 to 50, synthetic.ts's default being 50; mainnet's mean is 20-50).
+const PER_LEDGER = Math.min(50, Math.max(5, Math.floor((largest + INCREMENT) / (RANGES * MIN_RANGE_LEDGERS))));
+const LEDGERS = Math.ceil((largest + INCREMENT) / PER_LEDGER);
+const RANGE_LEDGERS = Math.max(MIN_RANGE_LEDGERS, Math.floor(LEDGERS / RANGES));
+const CLOSE_SECONDS = Math.max(4, Math.round((SPAN_DAYS * 86_400) / LEDGERS));
+// The default configuration but for the layout's shards and range size; the port and log level.
 const { config, client, naming, drop } = await benchIndices(
   'scale',
-  { api: { port: 0 }, log: { level: 'silent' } },
+  { api: { port: 0 }, log: { level: 'silent' }, es: { shards: SHARDS, rangeLedgers: RANGE_LEDGERS } },
   600_000,
 );
 const engine = new IngestEngine(client, naming, logger, layoutOf(config));
@@ -125,9 +150,13 @@ const placements: Placement[] = local.canSplit ? ['shared', 'split'] : ['shared'
 const tomlDir = makeTomlDir();
 const tokens = { toml: directoryTomlSource(tomlDir), tomlMaxAgeMs: 3600_000, score: DEFAULT_SCORE_CONFIG };
 
-const largest = SIZES[SIZES.length - 1] as number;
 // No source checks hashes here (the pipeline is fed directly), and real ones cost ~6 ms a transaction.
-const set = syntheticLedgers(fixtureLedgers(), { transactions: largest + INCREMENT, hashed: false });
+const set = syntheticLedgers(fixtureLedgers(), {
+  transactions: largest + INCREMENT,
+  hashed: false,
+  perLedger: PER_LEDGER,
+  closeSeconds: CLOSE_SECONDS,
+});
 const stream = set[Symbol.iterator]();
 let indexed = 0;
 /** A few of what was generated, to look up: hashes, accounts, ledgers (reservoir samples). */
@@ -340,10 +369,47 @@ async function validationBytes(): Promise<number> {
 }
 
 const es = engineUrl(config).split(',')[0] as string;
-const DEEP_PAGE = 100;
+/** The heavy account's deep page (20 transactions a page): 20,000 transactions in. */
+const DEEP_PAGE = 1000;
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length] as T;
 
-async function lookups(): Promise<Record<string, { api: Latency; direct?: Latency }>> {
+/** Range indices of a kind that hold documents. */
+async function populatedRanges(kind: RangedKind): Promise<number> {
+  const indices = await rangeIndices(client, naming, kind);
+  if (indices.length === 0) return 0;
+  const stats = await client.indices.stats({ index: indices, metric: ['docs'] });
+  return Object.values(stats.indices ?? {}).filter((s) => (s.primaries?.docs?.count ?? 0) > 0).length;
+}
+
+/** Shard-level query and get operations the cluster has run so far (every node's). */
+async function shardOperations(): Promise<number> {
+  const stats = await client.nodes.stats({ metric: 'indices', index_metric: ['search', 'get'] });
+  let total = 0;
+  for (const node of Object.values(stats.nodes))
+    total += (node.indices?.search?.query_total ?? 0) + (node.indices?.get?.total ?? 0);
+  return total;
+}
+
+/** Shard operations per request of a lookup through the API, over `n` requests sent alone. */
+async function operationsPer(make: () => TimedRequest, n = 50): Promise<number> {
+  const before = await shardOperations();
+  for (let k = 0; k < n; k += 1) {
+    const { url, init } = make();
+    const answer = await fetch(url, init);
+    await answer.arrayBuffer();
+    if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
+  }
+  return ((await shardOperations()) - before) / n;
+}
+
+interface Lookup {
+  api: Latency;
+  direct?: Latency;
+  /** Shard-level query and get operations per API request. */
+  operations: number;
+}
+
+async function lookups(): Promise<Record<string, Lookup>> {
   const api = await startServer(config, logger);
   const { key } = await new ApiKeyStore(client, naming).create('enterprise', 'bench:scale');
   const headers = { 'X-API-Key': key };
@@ -351,17 +417,25 @@ async function lookups(): Promise<Record<string, { api: Latency; direct?: Latenc
   const heavy = set.heavyAccount;
   const tx = indexName(naming, 'transactions');
   try {
-    // The marker of the heavy account's 100th page (2,000 transactions deep), walked to once.
+    // The marker of the heavy account's deep page, walked to once.
+    // A size too small for DEEP_PAGE pages uses the deepest page it has, and says which.
     let marker: string | undefined;
+    let deep = 1;
     for (let page = 1; page < DEEP_PAGE; page += 1) {
       const answer = await fetch(
         `${api.url}/api/v1/account/${heavy}/transactions?limit=20${marker === undefined ? '' : `&marker=${marker}`}`,
         { headers },
       );
-      marker = ((await answer.json()) as { marker?: string }).marker;
-      if (marker === undefined) throw new Error(`the heavy account has fewer than ${page * 20} transactions`);
+      const next = ((await answer.json()) as { marker?: string }).marker;
+      if (next === undefined) break;
+      marker = next;
+      deep = page + 1;
       if (page % 50 === 0) await sleep(300);
     }
+    if (marker === undefined) throw new Error('the heavy account has a single page of transactions');
+    console.log(
+      `  the heavy account's deep page: page ${deep} (${((deep - 1) * 20).toLocaleString('en')} transactions in)`,
+    );
     const accountTx = (size: number) => ({
       query: { bool: { filter: [{ term: { _accounts: heavy } }] } },
       sort: [{ ledger_index: { order: 'desc' } }, { 'meta.TransactionIndex': { order: 'desc' } }],
@@ -381,18 +455,25 @@ async function lookups(): Promise<Record<string, { api: Latency; direct?: Latenc
       url: `${es}/${tx}/_search`,
       init: { method: 'POST', headers: json, body: JSON.stringify(body) },
     });
-    const out: Record<string, { api: Latency; direct?: Latency }> = {};
+    const out: Record<string, Lookup> = {};
     const burst = config.access.enterprisePerSecond;
-    /** The API and the engine doing the same work, interleaved request by request. */
-    const paired = async (api: () => TimedRequest, direct: () => TimedRequest) => {
+    /** The API and the engine doing the same work, interleaved request by request; then the API's shard operations alone. */
+    const paired = async (api: () => TimedRequest, direct: () => TimedRequest | TimedRequest[]): Promise<Lookup> => {
       const { ours, engine } = await pairedLatency(REQUESTS, burst, { ours: api, engine: direct });
-      return { api: ours, direct: engine };
+      return { api: ours, direct: engine, operations: await operationsPer(api) };
     };
-    const apiOnly = async (api: () => TimedRequest) => ({ api: (await pairedLatency(REQUESTS, burst, { api })).api });
+    const apiOnly = async (api: () => TimedRequest): Promise<Lookup> => ({
+      api: (await pairedLatency(REQUESTS, burst, { api })).api,
+      operations: await operationsPer(api),
+    });
     const get = (path: string) => (): TimedRequest => ({ url: `${api.url}${path}`, init: { headers } });
+    // The engine's side does what the API does: the hash's locator, then the document from its range.
     out['tx by hash'] = await paired(
       () => get(`/api/v1/tx/${pick(seen.hashes, next())}`)(),
-      () => directSearch({ query: { term: { hash: pick(seen.hashes, i) } }, size: 1 }),
+      () => [
+        { url: `${es}/${indexName(naming, 'locators')}/_doc/${pick(seen.hashes, i)}` },
+        { url: `${es}/${rangeAlias(naming, 'transactions', pick(seen.ledgers, i))}/_doc/${pick(seen.hashes, i)}` },
+      ],
     );
     out['account info'] = await paired(
       () => get(`/api/v1/account/${pick(seen.accounts, next())}`)(),
@@ -401,7 +482,7 @@ async function lookups(): Promise<Record<string, { api: Latency; direct?: Latenc
     out['heavy account, page 1'] = await paired(get(`/api/v1/account/${heavy}/transactions?limit=20`), () =>
       directSearch(accountTx(21)),
     );
-    out[`heavy account, page ${DEEP_PAGE}`] = await apiOnly(
+    out['heavy account, deep page'] = await apiOnly(
       get(`/api/v1/account/${heavy}/transactions?limit=20&marker=${marker}`),
     );
     out["a ledger's transactions"] = await paired(
@@ -431,10 +512,12 @@ interface Row {
   incremental: Record<JobName, number>;
   full: Record<JobName, number>;
   lookups: Awaited<ReturnType<typeof lookups>>;
+  /** Range indices of the transactions that hold documents. */
+  ranges: number;
 }
 const rows: Row[] = [];
 console.log(
-  `scale benchmark: sizes ${SIZES.map((s) => s.toLocaleString('en')).join(', ')} transactions; cluster of ${health.number_of_nodes} node(s), ${health.active_shards} shards; engine ${engineUrl(config)}; layout ${JSON.stringify(layoutOf(config))}`,
+  `scale benchmark: sizes ${SIZES.map((s) => s.toLocaleString('en')).join(', ')} transactions; cluster of ${health.number_of_nodes} node(s); engine ${engineUrl(config)}; layout ${JSON.stringify(layoutOf(config))}; ${RANGE_LEDGERS} ledgers a range (about ${Math.ceil(LEDGERS / RANGE_LEDGERS)} ranges at ${largest.toLocaleString('en')}), ledgers of ${PER_LEDGER} transactions on average, ${CLOSE_SECONDS} s apart (${SPAN_DAYS} days in all)`,
 );
 try {
   for (const size of SIZES) {
@@ -459,6 +542,7 @@ try {
       incremental,
       full,
       lookups: measured,
+      ranges: await populatedRanges('transactions'),
     };
     rows.push(row);
     console.log(
@@ -470,7 +554,8 @@ try {
     for (const [name, l] of Object.entries(measured))
       console.log(
         `  ${name.padEnd(30)} api p50 ${l.api.p50.toFixed(2)} p99 ${l.api.p99.toFixed(2)} ms` +
-          (l.direct === undefined ? '' : `; direct p50 ${l.direct.p50.toFixed(2)} p99 ${l.direct.p99.toFixed(2)} ms`),
+          (l.direct === undefined ? '' : `; direct p50 ${l.direct.p50.toFixed(2)} p99 ${l.direct.p99.toFixed(2)} ms`) +
+          `; ${l.operations.toFixed(1)} shard operations per request`,
       );
     console.log(
       `  jobs incremental (+${INCREMENT} tx): ${JSON.stringify(Object.fromEntries(Object.entries(incremental).map(([k, v]) => [k, Number(v.toFixed(2))])))}`,
@@ -516,7 +601,15 @@ try {
           `${r.disk.state[kind].docs}, ${Math.round(r.disk.state[kind].bytes / Math.max(1, r.disk.state[kind].docs))}`,
       ),
     );
+  line(
+    'populated transaction ranges',
+    rows.map((r) => String(r.ranges)),
+  );
   for (const name of Object.keys(rows[0]?.lookups ?? {})) {
+    line(
+      `${name} shard operations`,
+      rows.map((r) => (r.lookups[name]?.operations ?? NaN).toFixed(1)),
+    );
     line(
       `${name} api p50/p99 ms`,
       rows.map((r) => `${r.lookups[name]?.api.p50.toFixed(1)}/${r.lookups[name]?.api.p99.toFixed(1)}`),

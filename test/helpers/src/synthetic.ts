@@ -53,6 +53,11 @@ export interface SyntheticOptions {
    * then get distinct made-up hashes, still chained through `parent_hash`.
    */
   hashed?: boolean;
+  /**
+   * Seconds between two ledgers' close times (default 4, mainnet's pace). A benchmark that wants
+   * its history to span months without generating months of ledgers spaces them wider.
+   */
+  closeSeconds?: number;
 }
 
 const ADDRESS = /"(r[1-9A-HJ-NP-Za-km-z]{24,34})"/g;
@@ -278,6 +283,7 @@ export function syntheticLedgers(templates: readonly LedgerInput[], options: Syn
     seed: 'xle',
     revisit: 0.1,
     hashed: true,
+    closeSeconds: 4,
     ...options,
   };
   // Written as a current rippled writes JSON (asRippledJson), as the source gives every ledger it
@@ -384,10 +390,10 @@ export function syntheticLedgers(templates: readonly LedgerInput[], options: Syn
         transaction_hash: settings.hashed
           ? hashes.hashTxTree(transactions.map((tx) => ({ ...binaryFields(tx), metaData: tx.metaData })) as never)
           : hex(sha512Half(`txset:${settings.seed}:${ledgerIndex}`)),
-        close_time: last.close_time + 4 * (ledgerIndex - settings.startLedger + 1),
+        close_time: last.close_time + settings.closeSeconds * (ledgerIndex - settings.startLedger + 1),
         close_time_resolution: 10,
         close_flags: 0,
-        parent_close_time: last.close_time + 4 * (ledgerIndex - settings.startLedger),
+        parent_close_time: last.close_time + settings.closeSeconds * (ledgerIndex - settings.startLedger),
         total_coins: coins.toString(),
       };
       const ledgerHash = settings.hashed
