@@ -197,26 +197,6 @@ export async function pairedLatency<K extends string>(
   return Object.fromEntries(names.map((n) => [n, summary(times[n])])) as Record<K, Latency>;
 }
 
-/**
- * Brings a freshly started server to its steady state before it is measured: `requests` requests
- * made in turn by the makers, one at a time, at most `perSecond` a second. A new Node process runs
- * its code unoptimised until V8 has seen it often: measured on tx by hash, the API's CPU per
- * request falls from 1.7 ms over its first 2,000 requests to 1.0 ms after 6,000, where it stays.
- * A server in production answers millions of requests; its first few thousand are not what
- * users see.
- */
-export async function warmUp(
-  requests: number,
-  perSecond: number,
-  makers: readonly ((round: number) => TimedRequest)[],
-): Promise<void> {
-  const slot = perSecond === Infinity ? 0 : 1000 / (perSecond * 0.9);
-  for (let i = 0; i < requests; i += 1) {
-    const ms = await timedRequest((makers[i % makers.length] as (round: number) => TimedRequest)(i));
-    if (ms < slot) await sleep(slot - ms);
-  }
-}
-
 /** An API server in its own process, as users run it (`node packages/api/dist/src/server.js`). */
 export interface ApiProcess {
   url: string;

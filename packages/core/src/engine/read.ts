@@ -97,13 +97,16 @@ export interface BucketWalkOptions {
   timeoutMs?: number;
 }
 
-/** A search answer as a whole: failed shards or a shard out of time are an error, never a 200 that lacks documents. */
+/** Failed shards (503) or a shard out of time (504) are an error, never a 200 that lacks documents. */
+function refusePartial(failedShards: number, timedOut: boolean): void {
+  if (failedShards > 0) throw new EngineUnavailableError(new Error(`${failedShards} shards failed`));
+  if (timedOut) throw new EngineTimeoutError(new Error('a shard ran out of the search time'));
+}
+
+/** A search answer as a whole (see refusePartial), unless the request asked for partial results. */
 function complete<T>(request: estypes.SearchRequest, found: estypes.SearchResponse<T>): estypes.SearchResponse<T> {
   // A caller that asked for partial results explicitly (a /search body) reads `_shards` itself.
-  if (request.allow_partial_search_results === true) return found;
-  if ((found._shards?.failed ?? 0) > 0)
-    throw new EngineUnavailableError(new Error(`${found._shards.failed} shards failed`));
-  if (found.timed_out) throw new EngineTimeoutError(new Error('a shard ran out of the search time'));
+  if (request.allow_partial_search_results !== true) refusePartial(found._shards?.failed ?? 0, found.timed_out);
   return found;
 }
 
@@ -113,7 +116,7 @@ function complete<T>(request: estypes.SearchRequest, found: estypes.SearchRespon
  * closed connection, a full cursor page) aborts the page under way; `cleanup` runs however the
  * walk ends.
  */
-async function* pagesOf<P extends { after: unknown; count: number; last?: boolean }>(
+async function* pagesOf<P extends { after: unknown; count: number }>(
   fetch: (after: P['after'] | undefined, size: number, signal: AbortSignal) => Promise<P>,
   options: {
     after?: P['after'] | undefined;
@@ -152,10 +155,7 @@ async function* pagesOf<P extends { after: unknown; count: number; last?: boolea
       const page = await next;
       read += page.count;
       const last =
-        page.last === true ||
-        page.count < size ||
-        page.after === undefined ||
-        (options.limit !== undefined && read >= options.limit);
+        page.count < size || page.after === undefined || (options.limit !== undefined && read >= options.limit);
       if (!last && options.prefetch === true) pending = request(page.after);
       if (last) completed = true;
       yield { ...page, last };
@@ -303,8 +303,7 @@ export class ReadEngine {
       throw new errors.ResponseError({ ...answer, body: parsed } as never);
     }
     const read = readRawHits(bytes);
-    if (read.failedShards > 0) throw new EngineUnavailableError(new Error(`${read.failedShards} shards failed`));
-    if (read.timedOut) throw new EngineTimeoutError(new Error('a shard ran out of the search time'));
+    refusePartial(read.failedShards, read.timedOut);
     return { hits: read.hits, pitId: read.pitId };
   }
 
@@ -361,7 +360,7 @@ export class ReadEngine {
       after: estypes.SortResults | undefined,
       size: number,
       signal: AbortSignal,
-    ): Promise<HitPage<H> & { count: number }> => {
+    ): Promise<Omit<HitPage<H>, 'last'> & { count: number }> => {
       if (pit !== undefined && pitId === undefined && 'index' in pit)
         pitId = await this.openPit(pit.index, pit.keepAlive, signal);
       const body: estypes.SearchRequest = { size, track_total_hits: false };
@@ -372,7 +371,7 @@ export class ReadEngine {
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });
       if (page.pitId !== undefined) pitId = page.pitId;
-      return { hits: page.hits, after: page.sortOfLast, pitId, last: false, count: page.hits.length };
+      return { hits: page.hits, after: page.sortOfLast, pitId, count: page.hits.length };
     };
     const pages = pagesOf(
       fetch,
@@ -387,7 +386,7 @@ export class ReadEngine {
         if (pitId !== undefined && (options.keepPit !== true || (!completed && !yielded))) await this.closePit(pitId);
       },
     );
-    for await (const { count: _count, ...page } of pages) {
+    for await (const page of stripCount(pages)) {
       yielded = true;
       yield page;
     }
@@ -408,7 +407,7 @@ export class ReadEngine {
       after: BucketPage['after'],
       size: number,
       signal: AbortSignal,
-    ): Promise<BucketPage & { count: number }> => {
+    ): Promise<Omit<BucketPage, 'last'> & { count: number }> => {
       const answer = await this.search(
         {
           ...request,
@@ -420,7 +419,7 @@ export class ReadEngine {
       );
       const page = locate((answer.aggregations ?? {}) as Record<string, unknown>);
       const buckets = page?.buckets ?? [];
-      return { buckets, after: page?.after_key, last: false, count: buckets.length };
+      return { buckets, after: page?.after_key, count: buckets.length };
     };
     return stripCount(
       pagesOf(
