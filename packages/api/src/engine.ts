@@ -2,7 +2,9 @@ import type { estypes } from '@elastic/elasticsearch';
 import {
   indexName,
   rangeAlias,
-  rangeIndices,
+  rangesOverlapping,
+  rangeStart,
+  rangeStartsBehind,
   type HitPage,
   type HitWalkOptions,
   type IndexKind,
@@ -107,26 +109,48 @@ export class Engine {
 
   /**
    * The newest documents of a kind that grows with history: `body` sorts on `ledger_index`
-   * newest first and asks `size`. The newest range is asked first, and older ones only while
-   * fewer than `size` were found, instead of every range (the ranges are listed at most every
-   * RANGES_TTL_MS: a range created since is seen within that time).
+   * newest first and asks `size` (see searchByLedger).
    */
   async searchNewest<T>(
     kind: RangedKind,
     body: estypes.SearchRequest & { size: number },
   ): Promise<estypes.SearchHit<T>[]> {
-    const ranges = await this.remember(`ranges:${kind}`, RANGES_TTL_MS, async () => {
-      const indices = await rangeIndices(this.read.client, this.naming, kind);
-      // The range aliases (a rebuild swaps the index behind one), newest first: their first
-      // ledgers are zero-padded, so they sort as numbers.
-      return [...new Set(indices.map((name) => name.replace(/-g\d+$/, '')))].sort().reverse();
+    return this.searchByLedger<T>(kind, body, {});
+  }
+
+  /**
+   * The hits of a search whose first sort key is `ledger_index` (newest first, or oldest first
+   * with `ascending`), within the ledgers `gte`..`lte`: only the ranges that overlap those ledgers
+   * are asked, in sort order and in batches that double (1, 2, 4, ... ranges in one search), until
+   * `size` hits are in. A busy account's first page reads its newest range alone; one idle for
+   * years costs a few round trips (log2 of the ranges); none asks every range of the history at
+   * once. Batches are disjoint and follow each other in sort order, so their hits concatenate.
+   * The ranges are listed at most every RANGES_TTL_MS; the range that holds `lte` is always asked
+   * (a range created since the listing is not missed).
+   */
+  async searchByLedger<T>(
+    kind: RangedKind,
+    body: estypes.SearchRequest & { size: number },
+    { gte, lte, ascending = false }: { gte?: number; lte?: number; ascending?: boolean },
+  ): Promise<estypes.SearchHit<T>[]> {
+    const listed = await this.remember(`ranges:${kind}`, RANGES_TTL_MS, () =>
+      rangeStartsBehind(this.read.client, this.naming, kind),
+    );
+    if (listed.length === 0) return (await this.search<T>(kind, body)).hits.hits;
+    const starts = lte === undefined ? listed : [...listed, rangeStart(this.naming, lte)];
+    const wanted = rangesOverlapping(this.naming, kind, starts, {
+      ...(gte === undefined ? {} : { gte }),
+      ...(lte === undefined ? {} : { lte }),
     });
-    if (ranges.length === 0) return (await this.search<T>(kind, body)).hits.hits;
+    if (!ascending) wanted.reverse();
     const hits: estypes.SearchHit<T>[] = [];
-    for (const alias of ranges) {
-      const found = await this.searchIndex<T>(alias, { ...body, size: body.size - hits.length });
+    for (let at = 0, batch = 1; at < wanted.length && hits.length < body.size; at += batch, batch *= 2) {
+      const found = await this.searchIndex<T>(wanted.slice(at, at + batch).join(','), {
+        ...body,
+        size: body.size - hits.length,
+        ignore_unavailable: true,
+      });
       hits.push(...found.hits.hits);
-      if (hits.length >= body.size) break;
     }
     return hits;
   }

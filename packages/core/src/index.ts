@@ -77,7 +77,16 @@ export {
   layoutOf,
   loadTemplateSet,
 } from './engine/templates.js';
-export { createRange, rangeIndexOf, rangeIndices, swapRange } from './engine/ranges.js';
+export {
+  createRange,
+  ledgerSpanOf,
+  rangeIndexOf,
+  rangeIndices,
+  rangesOverlapping,
+  rangeStartsBehind,
+  swapRange,
+  type LedgerSpan,
+} from './engine/ranges.js';
 export {
   type ConfiguredLayout,
   type LayoutDifference,

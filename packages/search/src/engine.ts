@@ -1,6 +1,10 @@
 import type { estypes } from '@elastic/elasticsearch';
 import {
   indexName,
+  isRangedKind,
+  ledgerSpanOf,
+  rangesOverlapping,
+  rangeStartsBehind,
   type BucketPage,
   type BucketWalkOptions,
   type CompositePage,
@@ -32,6 +36,26 @@ export class SearchEngine {
 
   index(kind: IndexKind): string {
     return indexName(this.naming, kind);
+  }
+
+  /**
+   * What a read of a table with this query names: for a kind that grows with history and a query
+   * confined to some ledgers (`ledger_index` BETWEEN, =, <, > that every row must match), the
+   * range aliases that overlap them, listed from the read alias now (one cluster-state read);
+   * otherwise the table's alias. A range outside the ledgers is never asked, however many ranges
+   * the history has. A range created after the listing is newer than every listed one: it is
+   * asked whenever the span reaches past the newest listed range's start (the alias then).
+   */
+  async target(kind: IndexKind, query: estypes.QueryDslQueryContainer | undefined): Promise<string> {
+    if (!isRangedKind(kind)) return this.index(kind);
+    const span = ledgerSpanOf(query);
+    if (span.gte === undefined && span.lte === undefined) return this.index(kind);
+    const starts = await rangeStartsBehind(this.read.client, this.naming, kind);
+    const newest = starts[starts.length - 1];
+    if (newest === undefined || span.lte === undefined || span.lte >= newest) return this.index(kind);
+    const ranges = rangesOverlapping(this.naming, kind, starts, span);
+    // No range holds those ledgers: the alias, whose shards the engine skips (no row can match).
+    return ranges.length === 0 ? this.index(kind) : ranges.join(',');
   }
 
   /** The public name of an index (`transactions`), never the deployment's prefixed one. */
@@ -70,7 +94,7 @@ export class SearchEngine {
     body: estypes.SearchRequest,
     signal?: AbortSignal,
   ): Promise<estypes.SearchResponse<T>> {
-    const request = kind === undefined ? body : { ...body, index: this.index(kind) };
+    const request = kind === undefined ? body : { ...body, index: await this.target(kind, body.query) };
     return this.read.search<T>(request, { timeoutMs: this.timeoutMs, ...(signal === undefined ? {} : { signal }) });
   }
 
@@ -90,10 +114,12 @@ export class SearchEngine {
     locate: (aggregations: Record<string, unknown>) => CompositePage | undefined,
     options: BucketWalkOptions,
   ): AsyncGenerator<BucketPage> {
-    return this.read.buckets({ ...request, index: this.index(kind) }, aggs, locate, {
-      timeoutMs: this.timeoutMs,
-      ...options,
-    });
+    // The target is listed when the walk starts, as its first page is read.
+    const walk = async function* (this: SearchEngine): AsyncGenerator<BucketPage> {
+      const index = await this.target(kind, request.query);
+      yield* this.read.buckets({ ...request, index }, aggs, locate, { timeoutMs: this.timeoutMs, ...options });
+    };
+    return walk.call(this);
   }
 
   async openPit(kind: IndexKind, keepAlive: string, signal?: AbortSignal): Promise<string> {

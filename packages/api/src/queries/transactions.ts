@@ -31,7 +31,7 @@ export function buildAccountTxQuery(
   pinnedMax: number,
   after?: Marker['after'],
   closed?: Marker['closed'],
-): estypes.SearchRequest {
+): estypes.SearchRequest & { size: number } {
   // The ledgers left to walk; and the close times left (see Marker.closed), which let a deep page
   // skip the range indices it has passed.
   const forward = filters.forward === true;
@@ -74,7 +74,7 @@ export function buildAccountTxQuery(
   if (filters.direction === 'sent') filter.push({ term: { Account: account } });
   if (filters.direction === 'received') filter.push({ term: { Destination: account } });
   const order = forward ? 'asc' : 'desc';
-  const request: estypes.SearchRequest = {
+  const request: estypes.SearchRequest & { size: number } = {
     query: { bool: { filter } },
     sort: [{ ledger_index: { order } }, { 'meta.TransactionIndex': { order } }],
     size: filters.limit + 1,

@@ -43,11 +43,16 @@ export async function accountTransactions(engine: Engine, account: string, query
   const limit = query.limit ?? 20;
   const marker = query.marker === undefined ? undefined : decodeMarker(query.marker, account, forward);
   const max = marker?.max ?? (await latestLedger(engine)).ledger_index;
-  const found = await engine.search<Json>(
+  // Only the ranges the page can reach: those below the marker (above it, walking forward) and
+  // at most the pinned ledger, newest (oldest) first, until the page is full.
+  const after = marker?.after?.[0];
+  const hits = await engine.searchByLedger<Json>(
     'transactions',
     buildAccountTxQuery(account, { ...query, limit }, max, marker?.after, marker?.closed),
+    forward
+      ? { ascending: true, lte: max, ...(after === undefined ? {} : { gte: after }) }
+      : { lte: after === undefined ? max : Math.min(after, max) },
   );
-  const hits = found.hits.hits;
   const context = await enrichTransactions(
     engine,
     hits.slice(0, limit).map((h) => h._source ?? {}),

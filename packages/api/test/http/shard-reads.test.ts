@@ -44,11 +44,12 @@ async function operations(): Promise<Map<string, number>> {
  * is measured: the first fills the API's caches of labels and amendment names (small indices of
  * their own, not the history), so what is left is the lookup itself.
  */
-async function cost(path: string): Promise<Map<string, number>> {
-  t.equal((await getJson(`${base}${path}`)).status, 200, path);
+async function cost(path: string, init?: RequestInit): Promise<Map<string, number>> {
+  const send = async (): Promise<number> =>
+    init === undefined ? (await getJson(`${base}${path}`)).status : (await fetch(`${base}${path}`, init)).status;
+  t.equal(await send(), 200, path);
   const before = await operations();
-  const answer = await getJson(`${base}${path}`);
-  t.equal(answer.status, 200, path);
+  t.equal(await send(), 200, path);
   const after = await operations();
   const spent = new Map<string, number>();
   for (const [index, n] of after) {
@@ -122,6 +123,58 @@ t.test('an unknown hash: one read by id', async (t) => {
   t.equal(spent, 1, 'the locator alone');
 });
 
+t.test("a busy account's first page: its newest range alone", async (t) => {
+  // The account with the most transactions in the newest range of the history.
+  const newest = rangeStart(naming, Math.max(...ledgers.map((l) => l.ledger_index)));
+  const counts = new Map<string, number>();
+  for (const l of ledgers.filter((l) => rangeStart(naming, l.ledger_index) === newest))
+    for (const x of l.transactions) {
+      const doc = transformTransaction(x, { ledgerIndex: l.ledger_index, closeTime: l.close_time, networkId: 0 });
+      for (const a of doc._accounts) counts.set(a, (counts.get(a) ?? 0) + 1);
+    }
+  const [account, count] = [...counts].sort((a, b) => b[1] - a[1])[0] as [string, number];
+  t.ok(count >= 3, `${account} has ${count} transactions in the newest range`);
+  const spent = await cost(`/account/${account}/transactions?limit=${Math.min(count - 1, 10)}`);
+  const asked = [...spent.keys()].filter((index) => index.includes('-transactions-'));
+  t.same(
+    asked,
+    [`${naming.prefix}-${naming.network}-transactions-${String(newest).padStart(10, '0')}-g1`],
+    `the newest range only, of ${ranges.length} (asked: ${show(spent)})`,
+  );
+});
+
+t.test("an idle account's first page: older ranges in doubling batches, each range once", async (t) => {
+  // An account of the real ledgers only (none of the synthetic, newer ranges name it).
+  const synthetic = new Set(
+    extra.flatMap((l) =>
+      l.transactions.flatMap(
+        (x) =>
+          transformTransaction(x, { ledgerIndex: l.ledger_index, closeTime: l.close_time, networkId: 0 })._accounts,
+      ),
+    ),
+  );
+  const doc = transformTransaction(real[0]!.transactions[0] as never, {
+    ledgerIndex: real[0]!.ledger_index,
+    closeTime: real[0]!.close_time,
+    networkId: 0,
+  });
+  const account = doc._accounts.find((a) => !synthetic.has(a)) as string;
+  t.type(account, 'string');
+  const page = (await getJson(`${base}/account/${account}/transactions?limit=200`)).body as {
+    transactions: Array<{ hash: string }>;
+  };
+  t.ok(page.transactions.map((x) => x.hash).includes(doc.hash), 'its oldest transaction is found');
+  const spent = await cost(`/account/${account}/transactions?limit=200`);
+  const asked = [...spent.keys()].filter((index) => index.includes('-transactions-'));
+  t.ok(asked.length <= ranges.length, `${asked.length} of ${ranges.length} ranges asked`);
+  // One query (and one fetch where it found hits) per range shard: no range is asked twice.
+  t.same(
+    asked.filter((index) => (spent.get(index) as number) > 2),
+    [],
+    `each range once: ${show(spent)}`,
+  );
+});
+
 t.test("an account's deep page skips the ranges its marker has passed", async (t) => {
   // The account of the real ledgers seen in the most ranges.
   const ranged = new Map<string, Set<number>>();
@@ -155,5 +208,40 @@ t.test("an account's deep page skips the ranges its marker has passed", async (t
     passed.filter((index) => spent.has(index)),
     [],
     `no range beyond the marker is asked (asked: ${show(spent)})`,
+  );
+});
+
+t.test('SQL confined to some ledgers reads the ranges that hold them', async (t) => {
+  // Two neighbouring ranges of the real ledgers that hold transactions.
+  const starts = [
+    ...new Set(real.filter((l) => l.transactions.length > 0).map((l) => rangeStart(naming, l.ledger_index))),
+  ].sort((a, b) => a - b);
+  const [low, high] = [starts[1] as number, starts[2] as number];
+  const sql = async (where: string): Promise<{ spent: Map<string, number>; rows: number }> => {
+    const init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `SELECT hash, ledger_index FROM transactions WHERE ${where}`, format: 'json' }),
+    };
+    const answer = (await (await fetch(`${base}/sql`, init)).json()) as { rows?: unknown[] } | unknown[];
+    const rows = Array.isArray(answer) ? answer.length : (answer.rows?.length ?? 0);
+    return { spent: await cost('/sql', init), rows };
+  };
+  const expected = real
+    .filter((l) => l.ledger_index >= low && l.ledger_index <= high + RANGE - 1)
+    .reduce((n, l) => n + l.transactions.length, 0);
+  const between = await sql(`ledger_index BETWEEN ${low} AND ${high + RANGE - 1}`);
+  t.equal(between.rows, expected, `${expected} rows, every one of the two ranges`);
+  const asked = [...between.spent.keys()].filter((index) => index.includes('-transactions-'));
+  t.same(
+    asked.map((index) => Number(/-(\d{10})-g\d+$/.exec(index)?.[1])).sort((a, b) => a - b),
+    [low, high],
+    `the two ranges only, of ${ranges.length} (asked: ${show(between.spent)})`,
+  );
+  const one = await sql(`ledger_index >= ${high} AND ledger_index < ${high + RANGE} AND TransactionType <> 'none'`);
+  t.same(
+    [...one.spent.keys()].filter((index) => index.includes('-transactions-')).length,
+    1,
+    `one range when AND confines it to one (asked: ${show(one.spent)})`,
   );
 });

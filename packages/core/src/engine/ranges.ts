@@ -1,5 +1,12 @@
-import type { Client } from '@elastic/elasticsearch';
-import { indexName, rangeAlias, rangeIndexName, type IndexNaming, type RangedKind } from '../index-names.js';
+import type { Client, estypes } from '@elastic/elasticsearch';
+import {
+  DEFAULT_RANGE_LEDGERS,
+  indexName,
+  rangeAlias,
+  rangeIndexName,
+  type IndexNaming,
+  type RangedKind,
+} from '../index-names.js';
 
 /**
  * Request options of a cluster-state change (an index created, aliases swapped, a template put):
@@ -84,4 +91,84 @@ export async function swapRange(
     ADMIN,
   );
   return current;
+}
+
+/** The ledgers a read is confined to: `gte` and `lte` both included, either open. */
+export interface LedgerSpan {
+  gte?: number;
+  lte?: number;
+}
+
+const bound = (value: unknown): number | undefined => {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+};
+
+/**
+ * The ledgers a query confines its documents to, from the `ledger_index` ranges and terms that
+ * every document must match (the query itself, and the `filter` and `must` clauses of its bools,
+ * recursively); `{}` when nothing confines it (pure). A condition under `should` or `must_not`
+ * confines nothing, so it is never read: the span is never narrower than the query's.
+ */
+export function ledgerSpanOf(query: estypes.QueryDslQueryContainer | undefined): LedgerSpan {
+  const span: LedgerSpan = {};
+  const narrow = (gte: number | undefined, lte: number | undefined): void => {
+    if (gte !== undefined) span.gte = Math.max(span.gte ?? gte, gte);
+    if (lte !== undefined) span.lte = Math.min(span.lte ?? lte, lte);
+  };
+  const visit = (q: estypes.QueryDslQueryContainer | undefined): void => {
+    if (q === undefined) return;
+    const range = q.range?.ledger_index as estypes.QueryDslNumberRangeQuery | undefined;
+    if (range !== undefined) {
+      const gt = bound(range.gt);
+      const lt = bound(range.lt);
+      narrow(
+        bound(range.gte) ?? (gt === undefined ? undefined : Math.floor(gt) + 1),
+        bound(range.lte) ?? (lt === undefined ? undefined : Math.ceil(lt) - 1),
+      );
+    }
+    const term = q.term?.ledger_index;
+    const value = bound(typeof term === 'object' && term !== null ? (term as { value?: unknown }).value : term);
+    if (value !== undefined) narrow(value, value);
+    const all = (clauses: estypes.QueryDslQueryContainer | estypes.QueryDslQueryContainer[] | undefined): void => {
+      for (const clause of clauses === undefined ? [] : Array.isArray(clauses) ? clauses : [clauses]) visit(clause);
+    };
+    all(q.bool?.filter);
+    all(q.bool?.must);
+    if (q.constant_score !== undefined) visit(q.constant_score.filter);
+  };
+  visit(query);
+  return span;
+}
+
+/** The first ledgers of the ranges behind a kind's read alias now: what its readers see. */
+export async function rangeStartsBehind(client: Client, naming: IndexNaming, kind: RangedKind): Promise<number[]> {
+  const found = await client.indices.getAlias({ name: indexName(naming, kind) }, { ignore: [404] });
+  const starts = new Set<number>();
+  for (const index of Object.keys(found)) {
+    const first = /-(\d{10})-g\d+$/.exec(index)?.[1];
+    if (first !== undefined) starts.add(Number(first));
+  }
+  return [...starts].sort((a, b) => a - b);
+}
+
+/**
+ * The range aliases, oldest first, among ranges that start at `starts`, that may hold a ledger of
+ * `span` (pure): a range holds `rangeLedgers` ledgers from its start.
+ */
+export function rangesOverlapping(
+  naming: IndexNaming,
+  kind: RangedKind,
+  starts: readonly number[],
+  span: LedgerSpan,
+): string[] {
+  const size = naming.rangeLedgers ?? DEFAULT_RANGE_LEDGERS;
+  if (span.gte !== undefined && span.lte !== undefined && span.gte > span.lte) return [];
+  return [...new Set(starts)]
+    .filter(
+      (first) =>
+        (span.lte === undefined || first <= span.lte) && (span.gte === undefined || first + size - 1 >= span.gte),
+    )
+    .sort((a, b) => a - b)
+    .map((first) => rangeAlias(naming, kind, first));
 }
