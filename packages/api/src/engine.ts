@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import {
+  DEFAULT_RANGE_LEDGERS,
   indexName,
   rangeAlias,
   rangesOverlapping,
@@ -17,6 +18,9 @@ import {
 
 /** How long the list of a kind's ranges is kept (`searchNewest`). */
 const RANGES_TTL_MS = 5000;
+
+/** How long the first close time of each range is kept (`searchClosedBy`). */
+const CALENDAR_TTL_MS = 30_000;
 
 /**
  * The API's view of the engine: which index or range alias each kind of read names, for this
@@ -153,6 +157,56 @@ export class Engine {
       hits.push(...found.hits.hits);
     }
     return hits;
+  }
+
+  /**
+   * The first close time (Ripple epoch seconds) of each range of a kind, oldest range first: one
+   * aggregation over the kind's alias, kept for CALENDAR_TTL_MS.
+   */
+  private calendar(kind: RangedKind): Promise<Array<{ start: number; firstClose: number }>> {
+    return this.remember(`calendar:${kind}`, CALENDAR_TTL_MS, async () => {
+      const found = await this.search(kind, {
+        size: 0,
+        track_total_hits: false,
+        aggs: {
+          ranges: { terms: { field: '_index', size: 10_000 }, aggs: { first: { min: { field: 'close_time' } } } },
+        },
+      });
+      const buckets =
+        (
+          found.aggregations?.ranges as
+            { buckets?: Array<{ key: string; first: { value: number | null } }> } | undefined
+        )?.buckets ?? [];
+      return buckets
+        .map((b) => ({ start: Number(/-(\d{10})-g\d+$/.exec(b.key)?.[1]), firstClose: b.first.value }))
+        .filter((r): r is { start: number; firstClose: number } => Number.isFinite(r.start) && r.firstClose !== null)
+        .sort((a, b) => a.start - b.start);
+    });
+  }
+
+  /**
+   * The hits of a search sorted newest first (`close_time`, then `ledger_index`) among documents
+   * closed at or before `closeTime`, `latest` being the newest indexed ledger. Close times grow with
+   * the ledger index, so the newest such document lies in the newest range whose first ledger
+   * closed at or before `closeTime`: that range is asked (with the range of `latest` when it is
+   * the newest known, for a range created since the calendar was read), and older ones only
+   * while the page is not full (see searchByLedger).
+   */
+  async searchClosedBy<T>(
+    kind: RangedKind,
+    body: estypes.SearchRequest & { size: number },
+    closeTime: number,
+    latest: number,
+  ): Promise<estypes.SearchHit<T>[]> {
+    const calendar = await this.calendar(kind);
+    if (calendar.length === 0) return (await this.search<T>(kind, body)).hits.hits;
+    const at = calendar.findLastIndex((r) => r.firstClose <= closeTime);
+    // Before the first ledger of every range: nothing closed that early is indexed.
+    if (at < 0) return [];
+    const size = this.naming.rangeLedgers ?? DEFAULT_RANGE_LEDGERS;
+    const holding = calendar[at] as { start: number };
+    const lte = at === calendar.length - 1 ? Math.max(latest, holding.start + size - 1) : holding.start + size - 1;
+    return this.searchByLedger<T>(kind, body, { lte });
   }
 
   /** A search of one index, alias or list of them, never a partial answer (see `search`). */

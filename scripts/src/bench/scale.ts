@@ -31,6 +31,7 @@ import { parseArgs } from 'node:util';
 import { ApiKeyStore } from '@xle/access';
 import { startServer } from '@xle/api';
 import {
+  ConfigSchema,
   createLogger,
   deleteTemplatesAndIndices,
   engineUrl,
@@ -110,8 +111,8 @@ const REQUESTS = whole(args.requests, 'requests');
 const SHARDS = whole(args.shards, 'shards');
 const RANGES = whole(args.ranges, 'ranges');
 const SPAN_DAYS = whole(args['span-days'], 'span-days');
-/** The smallest range the configuration allows (es.rangeLedgers). */
-const MIN_RANGE_LEDGERS = 1000;
+/** The smallest range the configuration allows (es.rangeLedgers' minimum). */
+const MIN_RANGE_LEDGERS = (ConfigSchema.properties.es.properties.rangeLedgers as { minimum?: number }).minimum ?? 1;
 // Each step writes its samples (two pairs of two sides, per placement: at most 8 × --sample) into
 // the prefix as the previous step left it (the first into an empty one), then grows it to its
 // size less --increment, then by --increment: a size must lie beyond the previous one by more

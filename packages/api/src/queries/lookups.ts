@@ -44,7 +44,7 @@ export function buildLatestLedgersQuery(count: number): estypes.SearchRequest & 
  * close time at or before the instant, then the highest index among its ledgers. Sorting on the
  * range's own field lets each shard skip straight to it.
  */
-export function buildLedgerAtQuery(rippleTime: number): estypes.SearchRequest {
+export function buildLedgerAtQuery(rippleTime: number): estypes.SearchRequest & { size: number } {
   return {
     query: { range: { close_time: { lte: rippleTime } } },
     sort: [{ close_time: { order: 'desc' } }, { ledger_index: { order: 'desc' } }],

@@ -75,8 +75,14 @@ export async function ledgerTransactions(engine: Engine, id: string): Promise<Js
  */
 export async function ledgerAt(engine: Engine, unixSeconds: number): Promise<Json> {
   const rippleTime = Math.floor(unixSeconds) - RIPPLE_EPOCH_OFFSET;
-  const found = await engine.search<Json>('ledgers', buildLedgerAtQuery(rippleTime));
-  const doc = found.hits.hits[0]?._source;
+  const latest = await latestLedger(engine);
+  const found = await engine.searchClosedBy<Json>(
+    'ledgers',
+    buildLedgerAtQuery(rippleTime),
+    rippleTime,
+    latest.ledger_index,
+  );
+  const doc = found[0]?._source;
   if (doc === undefined)
     throw new NotFoundError(`No indexed ledger closed at or before ${new Date(unixSeconds * 1000).toISOString()}.`, {
       date: new Date(unixSeconds * 1000).toISOString(),

@@ -125,6 +125,16 @@ interface OfferAmount {
   _value: number;
 }
 
+/**
+ * An order's `makerExchangeRate` as ripple-lib writes it for account orders (parseAccountOrder's
+ * computeQuality), whatever the direction: TakerPays / TakerGets, XRP counted in XRP (not drops),
+ * to 16 significant digits rounded half up, in exact decimal arithmetic, written as bignumber.js
+ * writes it (exponent notation below 1e-7, as ripple-lib's) (pure).
+ */
+export function makerExchangeRate(pays: { value: string }, gets: { value: string }): string {
+  return new BigNumber(pays.value).dividedBy(gets.value).precision(16, BigNumber.ROUND_HALF_UP).toString();
+}
+
 /** Offer entries as the spec's orders: a direction, quantity and total price, then the entry (pure). */
 export function shapeOrders(entries: readonly Json[]): Json[] {
   return entries.map((e) => {
@@ -143,7 +153,7 @@ export function shapeOrders(entries: readonly Json[]): Json[] {
       properties: {
         maker: raw.Account,
         sequence: raw.Sequence,
-        makerExchangeRate: String(total._value / quantity._value),
+        makerExchangeRate: makerExchangeRate(pays, gets),
       },
       ...raw,
     };

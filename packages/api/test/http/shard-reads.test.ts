@@ -1,6 +1,6 @@
 import t from 'tap';
 import { rangeIndices, rangeStart } from '@xle/core';
-import { transformTransaction, type LedgerInput } from '@xle/documents';
+import { RIPPLE_EPOCH_OFFSET, transformTransaction, type LedgerInput } from '@xle/documents';
 import { createTestIndices, syntheticLedgers } from '@xle/test-helpers';
 import { fixtureLedgers, getJson, ingest, serve } from '../fixtures/serve.js';
 
@@ -243,5 +243,57 @@ t.test('SQL confined to some ledgers reads the ranges that hold them', async (t)
     [...one.spent.keys()].filter((index) => index.includes('-transactions-')).length,
     1,
     `one range when AND confines it to one (asked: ${show(one.spent)})`,
+  );
+});
+
+t.test('the ledger at a date: the range that holds it', async (t) => {
+  // The calendar of the ranges (their first close times) is read once, then kept.
+  const target = real.filter((l) => l.transactions.length > 0)[3] as LedgerInput;
+  const at = (seconds: number): string =>
+    encodeURIComponent(new Date((seconds + RIPPLE_EPOCH_OFFSET) * 1000).toISOString());
+  const answer = (await getJson(`${base}/ledger/at/${at(target.close_time)}`)).body as { ledger_index: number };
+  t.equal(answer.ledger_index, target.ledger_index, 'the ledger closed at that instant');
+  const later = (await getJson(`${base}/ledger/at/${at(target.close_time + 1)}`)).body as { ledger_index: number };
+  t.equal(later.ledger_index, target.ledger_index, 'and a second later, the last closed before');
+  const spent = await cost(`/ledger/at/${at(target.close_time)}`);
+  const asked = [...spent.keys()].filter((index) => index.includes('-ledgers-'));
+  t.same(
+    asked,
+    [
+      `${naming.prefix}-${naming.network}-ledgers-${String(rangeStart(naming, target.ledger_index)).padStart(10, '0')}-g1`,
+    ],
+    `its range only (asked: ${show(spent)})`,
+  );
+  t.equal((await getJson(`${base}/ledger/at/2005-01-01T00:00:00Z`)).status, 404, 'before the first indexed ledger');
+});
+
+t.test("a page's account links: known from the account documents, no search over every range", async (t) => {
+  // A transaction of the real ledgers whose every named account has an account document.
+  let chosen: { hash: string; ledger: number } | undefined;
+  for (const l of real) {
+    for (const x of l.transactions) {
+      const doc = transformTransaction(x, { ledgerIndex: l.ledger_index, closeTime: l.close_time, networkId: 0 });
+      const found = await client.mget<unknown>({
+        index: `${naming.prefix}-${naming.network}-accounts`,
+        ids: doc._accounts,
+      });
+      if (found.docs.every((d) => 'found' in d && d.found)) chosen = { hash: doc.hash, ledger: l.ledger_index };
+      if (chosen !== undefined) break;
+    }
+    if (chosen !== undefined) break;
+  }
+  t.ok(chosen, 'a transaction whose accounts are all indexed');
+  const page = `${base.replace(/\/api\/v1$/, '')}/tx/${chosen!.hash}`;
+  t.equal((await fetch(page)).status, 200, 'the page answers');
+  const before = await operations();
+  t.equal((await fetch(page)).status, 200);
+  const after = await operations();
+  const asked = [...after].filter(([index, n]) => index.includes('-transactions-') && n > (before.get(index) ?? 0));
+  t.same(
+    asked.map(([index]) => index),
+    [
+      `${naming.prefix}-${naming.network}-transactions-${String(rangeStart(naming, chosen!.ledger)).padStart(10, '0')}-g1`,
+    ],
+    "the transaction's own range only",
   );
 });

@@ -225,7 +225,11 @@ const DexOrder = OpenObject(
       {
         maker: Address,
         sequence: Type.Integer({ description: 'Sequence of the offer.' }),
-        makerExchangeRate: Type.String({ description: 'totalPrice / quantity, as text.' }),
+        makerExchangeRate: Type.String({
+          description:
+            "TakerPays / TakerGets (XRP in XRP, not drops) to 16 significant digits, rounded half up, for buy and sell orders alike: ripple-lib's account orders rule (parseAccountOrder).",
+          pattern: '^[0-9]+(\\.[0-9]+)?(e[+-][0-9]+)?$',
+        }),
       },
       'Who placed the order.',
     ),
