@@ -2,6 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import {
   DEFAULT_RANGE_LEDGERS,
   indexName,
+  MAX_NAMED_RANGES,
   rangeAlias,
   rangesOverlapping,
   rangeStart,
@@ -20,7 +21,7 @@ import {
 const RANGES_TTL_MS = 5000;
 
 /** How long the first close time of each range is kept (`searchClosedBy`). */
-const CALENDAR_TTL_MS = 30_000;
+const CALENDAR_TTL_MS = 300_000;
 
 /**
  * The API's view of the engine: which index or range alias each kind of read names, for this
@@ -127,32 +128,52 @@ export class Engine {
    * with `ascending`), within the ledgers `gte`..`lte`: only the ranges that overlap those ledgers
    * are asked, in sort order and in batches that double (1, 2, 4, ... ranges in one search), until
    * `size` hits are in. A busy account's first page reads its newest range alone; one idle for
-   * years costs a few round trips (log2 of the ranges); none asks every range of the history at
-   * once. Batches are disjoint and follow each other in sort order, so their hits concatenate.
-   * The ranges are listed at most every RANGES_TTL_MS; the range that holds `lte` is always asked
-   * (a range created since the listing is not missed).
+   * years costs a few round trips; none asks every range of the history at once. Batches are
+   * disjoint and follow each other in sort order, so their hits concatenate. Past
+   * MAX_NAMED_RANGES ranges a search, the ranges left are asked in one search of the kind's alias
+   * confined to their ledgers (a request names at most that many indices). The ranges are listed
+   * at most every RANGES_TTL_MS, and again at once when `lte` lies past the newest listed one (a
+   * range created since); a listed range that is gone fails the read (503 INDEX_NOT_FOUND), never
+   * a page that silently lacks its hits.
    */
   async searchByLedger<T>(
     kind: RangedKind,
     body: estypes.SearchRequest & { size: number },
     { gte, lte, ascending = false }: { gte?: number; lte?: number; ascending?: boolean },
   ): Promise<estypes.SearchHit<T>[]> {
-    const listed = await this.remember(`ranges:${kind}`, RANGES_TTL_MS, () =>
+    let listed = await this.remember(`ranges:${kind}`, RANGES_TTL_MS, () =>
       rangeStartsBehind(this.read.client, this.naming, kind),
     );
+    const newest = listed[listed.length - 1];
+    if (lte !== undefined && (newest === undefined || rangeStart(this.naming, lte) > newest))
+      listed = await rangeStartsBehind(this.read.client, this.naming, kind);
     if (listed.length === 0) return (await this.search<T>(kind, body)).hits.hits;
-    const starts = lte === undefined ? listed : [...listed, rangeStart(this.naming, lte)];
-    const wanted = rangesOverlapping(this.naming, kind, starts, {
+    const wanted = rangesOverlapping(this.naming, kind, listed, {
       ...(gte === undefined ? {} : { gte }),
       ...(lte === undefined ? {} : { lte }),
     });
     if (!ascending) wanted.reverse();
     const hits: estypes.SearchHit<T>[] = [];
-    for (let at = 0, batch = 1; at < wanted.length && hits.length < body.size; at += batch, batch *= 2) {
+    let at = 0;
+    for (let batch = 1; at < wanted.length && hits.length < body.size && batch <= MAX_NAMED_RANGES; batch *= 2) {
       const found = await this.searchIndex<T>(wanted.slice(at, at + batch).join(','), {
         ...body,
         size: body.size - hits.length,
-        ignore_unavailable: true,
+      });
+      hits.push(...found.hits.hits);
+      at += batch;
+    }
+    const next = wanted[at];
+    if (next !== undefined && hits.length < body.size) {
+      // The ranges left lie wholly before (after) the next one's end (start).
+      const first = Number(next.slice(-10));
+      const left = ascending
+        ? { gte: first }
+        : { lte: first + (this.naming.rangeLedgers ?? DEFAULT_RANGE_LEDGERS) - 1 };
+      const found = await this.search<T>(kind, {
+        ...body,
+        query: { bool: { filter: [body.query ?? { match_all: {} }, { range: { ledger_index: left } }] } },
+        size: body.size - hits.length,
       });
       hits.push(...found.hits.hits);
     }
@@ -160,27 +181,30 @@ export class Engine {
   }
 
   /**
-   * The first close time (Ripple epoch seconds) of each range of a kind, oldest range first: one
-   * aggregation over the kind's alias, kept for CALENDAR_TTL_MS.
+   * The first close time (Ripple epoch seconds) of each listed range of a kind, oldest first. A
+   * range's is read with a `min` aggregation on that range alone (answered from the index's
+   * points, not by reading its documents) and kept CALENDAR_TTL_MS: it changes only when a
+   * backfill writes an earlier ledger into the range.
    */
-  private calendar(kind: RangedKind): Promise<Array<{ start: number; firstClose: number }>> {
-    return this.remember(`calendar:${kind}`, CALENDAR_TTL_MS, async () => {
-      const found = await this.search(kind, {
-        size: 0,
-        track_total_hits: false,
-        aggs: {
-          ranges: { terms: { field: '_index', size: 10_000 }, aggs: { first: { min: { field: 'close_time' } } } },
-        },
-      });
-      const buckets =
-        (
-          found.aggregations?.ranges as
-            { buckets?: Array<{ key: string; first: { value: number | null } }> } | undefined
-        )?.buckets ?? [];
-      return buckets
-        .map((b) => ({ start: Number(/-(\d{10})-g\d+$/.exec(b.key)?.[1]), firstClose: b.first.value }))
-        .filter((r): r is { start: number; firstClose: number } => Number.isFinite(r.start) && r.firstClose !== null)
-        .sort((a, b) => a.start - b.start);
+  private async calendar(kind: RangedKind): Promise<Array<{ start: number; firstClose: number }>> {
+    const listed = await this.remember(`ranges:${kind}`, RANGES_TTL_MS, () =>
+      rangeStartsBehind(this.read.client, this.naming, kind),
+    );
+    const firsts = await Promise.all(
+      listed.map((start) =>
+        this.remember(`first-close:${kind}:${start}`, CALENDAR_TTL_MS, async () => {
+          const found = await this.searchIndex(rangeAlias(this.naming, kind, start), {
+            size: 0,
+            track_total_hits: false,
+            aggs: { first: { min: { field: 'close_time' } } },
+          });
+          return (found.aggregations?.first as { value?: number | null } | undefined)?.value ?? null;
+        }),
+      ),
+    );
+    return listed.flatMap((start, i) => {
+      const firstClose = firsts[i];
+      return firstClose === null || firstClose === undefined ? [] : [{ start, firstClose }];
     });
   }
 

@@ -80,6 +80,7 @@ export {
 export {
   createRange,
   ledgerSpanOf,
+  MAX_NAMED_RANGES,
   rangeIndexOf,
   rangeIndices,
   rangesOverlapping,

@@ -3,6 +3,7 @@ import {
   indexName,
   isRangedKind,
   ledgerSpanOf,
+  MAX_NAMED_RANGES,
   rangesOverlapping,
   rangeStartsBehind,
   type BucketPage,
@@ -16,6 +17,25 @@ import {
   type ReadEngine,
 } from '@xle/core';
 import { schemaFromMapping, type FieldInfo, type TableSchema } from './sql/schema.js';
+
+/**
+ * Whether a search reads documents its query does not match: a `global` aggregation (every
+ * document), a `significant_terms` / `significant_text` one (the background set), a suggester.
+ */
+function readsBeyondQuery(request: estypes.SearchRequest): boolean {
+  if (request.suggest !== undefined) return true;
+  const beyond = (aggs: Record<string, unknown> | undefined): boolean =>
+    Object.values(aggs ?? {}).some((agg) => {
+      const container = agg as Record<string, unknown>;
+      return (
+        'global' in container ||
+        'significant_terms' in container ||
+        'significant_text' in container ||
+        beyond((container.aggs ?? container.aggregations) as Record<string, unknown> | undefined)
+      );
+    });
+  return beyond((request.aggs ?? request.aggregations) as Record<string, unknown> | undefined);
+}
 
 /** How long a table's mapping is reused before it is read again. */
 const SCHEMA_TTL_MS = 60_000;
@@ -39,23 +59,25 @@ export class SearchEngine {
   }
 
   /**
-   * What a read of a table with this query names: for a kind that grows with history and a query
-   * confined to some ledgers (`ledger_index` BETWEEN, =, <, > that every row must match), the
-   * range aliases that overlap them, listed from the read alias now (one cluster-state read);
-   * otherwise the table's alias. A range outside the ledgers is never asked, however many ranges
-   * the history has. A range created after the listing is newer than every listed one: it is
-   * asked whenever the span reaches past the newest listed range's start (the alias then).
+   * What a read of a table names: for a kind that grows with history and a request confined to
+   * some ledgers (`ledger_index` BETWEEN, =, <, > that every row must match), the range aliases
+   * that overlap them, listed from the read alias now (one cluster-state read); otherwise the
+   * table's alias. A range outside the ledgers is never asked, however many ranges the history
+   * has. The alias is kept when the span reaches the newest listed range (a range created after
+   * the listing is newer than all of them), when more than MAX_NAMED_RANGES ranges overlap (the
+   * engine's shards skip the others on the filter), and when the request reads more than its
+   * query's documents: a `global` or `significant_*` aggregation, a suggester.
    */
-  async target(kind: IndexKind, query: estypes.QueryDslQueryContainer | undefined): Promise<string> {
-    if (!isRangedKind(kind)) return this.index(kind);
-    const span = ledgerSpanOf(query);
+  async target(kind: IndexKind, request: estypes.SearchRequest): Promise<string> {
+    if (!isRangedKind(kind) || readsBeyondQuery(request)) return this.index(kind);
+    const span = ledgerSpanOf(request.query);
     if (span.gte === undefined && span.lte === undefined) return this.index(kind);
     const starts = await rangeStartsBehind(this.read.client, this.naming, kind);
     const newest = starts[starts.length - 1];
     if (newest === undefined || span.lte === undefined || span.lte >= newest) return this.index(kind);
     const ranges = rangesOverlapping(this.naming, kind, starts, span);
     // No range holds those ledgers: the alias, whose shards the engine skips (no row can match).
-    return ranges.length === 0 ? this.index(kind) : ranges.join(',');
+    return ranges.length === 0 || ranges.length > MAX_NAMED_RANGES ? this.index(kind) : ranges.join(',');
   }
 
   /** The public name of an index (`transactions`), never the deployment's prefixed one. */
@@ -94,7 +116,7 @@ export class SearchEngine {
     body: estypes.SearchRequest,
     signal?: AbortSignal,
   ): Promise<estypes.SearchResponse<T>> {
-    const request = kind === undefined ? body : { ...body, index: await this.target(kind, body.query) };
+    const request = kind === undefined ? body : { ...body, index: await this.target(kind, body) };
     return this.read.search<T>(request, { timeoutMs: this.timeoutMs, ...(signal === undefined ? {} : { signal }) });
   }
 
@@ -116,7 +138,7 @@ export class SearchEngine {
   ): AsyncGenerator<BucketPage> {
     // The target is listed when the walk starts, as its first page is read.
     const walk = async function* (this: SearchEngine): AsyncGenerator<BucketPage> {
-      const index = await this.target(kind, request.query);
+      const index = await this.target(kind, request);
       yield* this.read.buckets({ ...request, index }, aggs, locate, { timeoutMs: this.timeoutMs, ...options });
     };
     return walk.call(this);

@@ -123,15 +123,32 @@ interface OfferAmount {
   currency: string;
   issuer?: string;
   _value: number;
+  native?: boolean;
 }
 
 /**
- * An order's `makerExchangeRate` as ripple-lib writes it for account orders (parseAccountOrder's
- * computeQuality), whatever the direction: TakerPays / TakerGets, XRP counted in XRP (not drops),
- * to 16 significant digits rounded half up, in exact decimal arithmetic, written as bignumber.js
- * writes it (exponent notation below 1e-7, as ripple-lib's) (pure).
+ * An order's `makerExchangeRate` as ripple-lib writes it for account orders (parseAccountOrder),
+ * whatever the direction: rippled's quality of the offer, the last 64 bits of its BookDirectory
+ * (TakerPays / TakerGets when it was placed, XRP in drops: an exponent byte biased by 100 and a
+ * 56-bit mantissa), XRP shifted to XRP (adjustQualityForXRP); an offer without a BookDirectory
+ * takes TakerPays / TakerGets to 16 significant digits, half up (computeQuality). Exact decimal
+ * arithmetic, written as bignumber.js writes it (exponent notation below 1e-7, as ripple-lib's)
+ * (pure).
  */
-export function makerExchangeRate(pays: { value: string }, gets: { value: string }): string {
+export function makerExchangeRate(offer: {
+  BookDirectory?: unknown;
+  TakerPays: { value: string; native?: boolean };
+  TakerGets: { value: string; native?: boolean };
+}): string {
+  const pays = offer.TakerPays;
+  const gets = offer.TakerGets;
+  if (typeof offer.BookDirectory === 'string' && /^[0-9A-F]{64}$/i.test(offer.BookDirectory)) {
+    const shift = (pays.native === true ? -6 : 0) - (gets.native === true ? -6 : 0);
+    const bits = BigInt(`0x${offer.BookDirectory.slice(-16)}`);
+    const exponent = Number(bits >> 56n) - 100;
+    const mantissa = bits & ((1n << 56n) - 1n);
+    return new BigNumber(mantissa.toString()).shiftedBy(exponent + shift).toString();
+  }
   return new BigNumber(pays.value).dividedBy(gets.value).precision(16, BigNumber.ROUND_HALF_UP).toString();
 }
 
@@ -153,7 +170,7 @@ export function shapeOrders(entries: readonly Json[]): Json[] {
       properties: {
         maker: raw.Account,
         sequence: raw.Sequence,
-        makerExchangeRate: makerExchangeRate(pays, gets),
+        makerExchangeRate: makerExchangeRate({ BookDirectory: e.BookDirectory, TakerPays: pays, TakerGets: gets }),
       },
       ...raw,
     };

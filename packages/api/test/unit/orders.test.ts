@@ -1,4 +1,5 @@
 import t from 'tap';
+import BigNumber from 'bignumber.js';
 import { decodeQuality } from 'ripple-binary-codec';
 import { normalizeAmount, type Json } from '@xle/documents';
 import { fixtureLedgers } from '@xle/test-loaded';
@@ -28,47 +29,43 @@ for (const ledger of fixtureLedgers())
 
 t.ok(offers.length >= 50, `${offers.length} offers created in the fixture ledgers`);
 
-/** rippled's quality in XRP (not drops) for the amounts' currencies, as ripple-lib adjusts it. */
-const qualityOf = (offer: CreatedOffer): number => {
+/** rippled's quality of an offer in XRP (not drops), as ripple-lib adjusts it, by ripple-binary-codec. */
+const qualityOf = (offer: CreatedOffer): string => {
   const shift = (typeof offer.TakerPays === 'string' ? -6 : 0) - (typeof offer.TakerGets === 'string' ? -6 : 0);
-  return Number(decodeQuality(offer.BookDirectory.slice(-16))) * 10 ** shift;
+  return new BigNumber(decodeQuality(offer.BookDirectory.slice(-16))).shiftedBy(shift).toString();
 };
 
-t.test('every offer: TakerPays / TakerGets, within the quality mantissa of rippled’s rate', async (t) => {
+t.test('every offer: rippled’s quality, and TakerPays / TakerGets within its rounding', async (t) => {
+  let differ = 0;
   let far = 0;
-  let long = 0;
   for (const offer of offers) {
-    const pays = normalizeAmount(offer.TakerPays) as { value: string };
-    const gets = normalizeAmount(offer.TakerGets) as { value: string };
-    const rate = makerExchangeRate(pays, gets);
-    const quality = qualityOf(offer);
+    const pays = normalizeAmount(offer.TakerPays) as { value: string; native: boolean };
+    const gets = normalizeAmount(offer.TakerGets) as { value: string; native: boolean };
+    const rate = makerExchangeRate({ BookDirectory: offer.BookDirectory, TakerPays: pays, TakerGets: gets });
+    if (rate !== qualityOf(offer)) differ += 1;
     // An offer partly crossed on creation keeps what is left at its rate but for the rounding of
     // the amounts' last digits (1.7e-11 at most here); a rate inverted or in drops is off by far more.
-    if (Math.abs(Number(rate) - quality) / quality > 1e-9) far += 1;
-    if (
-      rate
-        .replace(/e.*$/, '')
-        .replace(/^[0.]+/, '')
-        .replace('.', '').length > 16
-    )
-      long += 1;
+    const ratio = new BigNumber(pays.value).dividedBy(gets.value);
+    if (ratio.minus(rate).abs().dividedBy(rate).gt(1e-9)) far += 1;
   }
-  t.equal(far, 0, 'no rate is off rippled’s quality (an inverted rate would be)');
-  t.equal(long, 0, 'at most 16 significant digits');
+  t.equal(differ, 0, 'each rate is the quality ripple-binary-codec decodes from its BookDirectory');
+  t.equal(far, 0, 'and TakerPays / TakerGets of what the offer holds (not its inverse)');
 });
 
 t.test('buy and sell orders alike; exact decimals, no float noise', async (t) => {
-  t.equal(makerExchangeRate({ value: '7.3' }, { value: '1' }), '7.3', 'not 7.299999999999999');
-  t.equal(makerExchangeRate({ value: '1' }, { value: '3' }), '0.3333333333333333', '16 digits');
-  t.equal(makerExchangeRate({ value: '2' }, { value: '3' }), '0.6666666666666667', 'rounded half up');
-  t.equal(makerExchangeRate({ value: '1' }, { value: '100000000' }), '1e-8', 'as bignumber.js writes a small rate');
+  const rate = (pays: string, gets: string): string =>
+    makerExchangeRate({ TakerPays: { value: pays }, TakerGets: { value: gets } });
+  t.equal(rate('7.3', '1'), '7.3', 'without a BookDirectory: not 7.299999999999999');
+  t.equal(rate('1', '3'), '0.3333333333333333', '16 digits');
+  t.equal(rate('2', '3'), '0.6666666666666667', 'rounded half up');
+  t.equal(rate('1', '100000000'), '1e-8', 'as bignumber.js writes a small rate');
   const offer = (flags: number): Json => ({
     LedgerEntryType: 'Offer',
     Account: 'rh3VLyj1GbQjX7eA15BwUagEhSrPHmLkSR',
     Sequence: 7,
     Flags: flags,
     TakerPays: { value: '5', currency: 'USD', issuer: 'rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B', _value: 5 },
-    TakerGets: { value: '20', currency: 'XRP', _value: 20 },
+    TakerGets: { value: '20', currency: 'XRP', _value: 20, native: true },
   });
   const [buy, sell] = shapeOrders([offer(0), offer(0x00020000)]) as Array<{
     specification: { direction: string };
@@ -78,4 +75,21 @@ t.test('buy and sell orders alike; exact decimals, no float noise', async (t) =>
   t.equal(sell?.specification.direction, 'sell');
   t.equal(buy?.properties.makerExchangeRate, '0.25', 'TakerPays / TakerGets for a buy (not 4)');
   t.equal(sell?.properties.makerExchangeRate, '0.25', 'and for a sell');
+  // A real offer: its quality, whichever way it is read.
+  const real = offers.find((o) => typeof o.TakerGets === 'string') as CreatedOffer;
+  const entry = (flags: number): Json => ({
+    LedgerEntryType: 'Offer',
+    Account: 'rh3VLyj1GbQjX7eA15BwUagEhSrPHmLkSR',
+    Sequence: 8,
+    Flags: flags,
+    BookDirectory: real.BookDirectory,
+    TakerPays: normalizeAmount(real.TakerPays) as unknown as Json,
+    TakerGets: normalizeAmount(real.TakerGets) as unknown as Json,
+  });
+  const shaped = shapeOrders([entry(0), entry(0x00020000)]) as Array<{ properties: { makerExchangeRate: string } }>;
+  t.same(
+    shaped.map((o) => o.properties.makerExchangeRate),
+    [qualityOf(real), qualityOf(real)],
+    `a real offer's quality ${qualityOf(real)}, bought or sold`,
+  );
 });

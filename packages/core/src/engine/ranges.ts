@@ -93,6 +93,13 @@ export async function swapRange(
   return current;
 }
 
+/**
+ * The most range indices one read names: a search's request line carries their names (about 40
+ * bytes each, commas escaped), and the engine refuses a line over 4 KB; past this, a reader asks
+ * the kind's alias with the ledgers as a filter.
+ */
+export const MAX_NAMED_RANGES = 32;
+
 /** The ledgers a read is confined to: `gte` and `lte` both included, either open. */
 export interface LedgerSpan {
   gte?: number;
@@ -118,13 +125,20 @@ export function ledgerSpanOf(query: estypes.QueryDslQueryContainer | undefined):
   };
   const visit = (q: estypes.QueryDslQueryContainer | undefined): void => {
     if (q === undefined) return;
-    const range = q.range?.ledger_index as estypes.QueryDslNumberRangeQuery | undefined;
-    if (range !== undefined) {
+    const range = q.range?.ledger_index as
+      (estypes.QueryDslNumberRangeQuery & { from?: unknown; to?: unknown }) | undefined;
+    // The legacy `from` / `to` (with include_lower / include_upper) confine nothing here: the span
+    // may be wider than the query, never narrower.
+    if (range !== undefined && range.from === undefined && range.to === undefined) {
       const gt = bound(range.gt);
       const lt = bound(range.lt);
+      // Both `gte` and `gt` given: the engine takes the last one written; the wider of the two is
+      // never narrower than what it takes.
+      const widest = (a: number | undefined, b: number | undefined, pick: (x: number, y: number) => number) =>
+        a === undefined ? b : b === undefined ? a : pick(a, b);
       narrow(
-        bound(range.gte) ?? (gt === undefined ? undefined : Math.floor(gt) + 1),
-        bound(range.lte) ?? (lt === undefined ? undefined : Math.ceil(lt) - 1),
+        widest(bound(range.gte), gt === undefined ? undefined : Math.floor(gt) + 1, Math.min),
+        widest(bound(range.lte), lt === undefined ? undefined : Math.ceil(lt) - 1, Math.max),
       );
     }
     const term = q.term?.ledger_index;

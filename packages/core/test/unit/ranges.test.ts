@@ -38,6 +38,16 @@ t.test('ledgerSpanOf: the ledgers every matching document lies in', async (t) =>
     'should and must_not never confine',
   );
   t.same(ledgerSpanOf({ range: { _date: { gte: 10 } } }), {}, 'another field');
+  t.same(
+    ledgerSpanOf({ range: { ledger_index: { gte: 20, gt: 10, lte: 30, lt: 40 } } }),
+    { gte: 11, lte: 39 },
+    'both forms of a bound: the wider (the engine takes the last written)',
+  );
+  t.same(
+    ledgerSpanOf({ range: { ledger_index: { from: 20, to: 30, gte: 25 } as never } }),
+    {},
+    'the legacy from / to: not read, nothing narrowed',
+  );
   t.same(ledgerSpanOf({ range: { ledger_index: { gte: 'now' } } }), {}, 'a bound that is not a ledger');
 });
 

@@ -138,7 +138,7 @@ async function* runRows(engine: SearchEngine, plan: RowsPlan, options: RunOption
     {
       pit:
         state.pit === undefined
-          ? { index: await engine.target(plan.table, plan.query), keepAlive: PAGE_KEEP_ALIVE }
+          ? { index: await engine.target(plan.table, { query: plan.query }), keepAlive: PAGE_KEEP_ALIVE }
           : { id: state.pit, keepAlive: PAGE_KEEP_ALIVE },
       keepPit: true,
       after: state.after as estypes.SortResults | undefined,

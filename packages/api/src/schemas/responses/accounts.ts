@@ -227,7 +227,7 @@ const DexOrder = OpenObject(
         sequence: Type.Integer({ description: 'Sequence of the offer.' }),
         makerExchangeRate: Type.String({
           description:
-            "TakerPays / TakerGets (XRP in XRP, not drops) to 16 significant digits, rounded half up, for buy and sell orders alike: ripple-lib's account orders rule (parseAccountOrder).",
+            "The offer's quality from its BookDirectory (TakerPays / TakerGets when placed, XRP in XRP, not drops), for buy and sell orders alike; without a BookDirectory, TakerPays / TakerGets to 16 significant digits, rounded half up: ripple-lib's account orders rule (parseAccountOrder).",
           pattern: '^[0-9]+(\\.[0-9]+)?(e[+-][0-9]+)?$',
         }),
       },
