@@ -29,6 +29,24 @@ export function latestLedger(engine: Engine): Promise<LatestLedger> {
   });
 }
 
+/** How long the oldest indexed ledger is kept: a backfill moves it back, never by much in that time. */
+const OLDEST_TTL_MS = 60_000;
+
+/**
+ * The oldest indexed ledger's index (0 when none is indexed): where an account's walk back in
+ * time ends. One `min` aggregation over the ledgers, answered from the indices' points.
+ */
+export function oldestLedger(engine: Engine): Promise<number> {
+  return engine.remember('oldest-ledger', OLDEST_TTL_MS, async () => {
+    const found = await engine.search('ledgers', {
+      size: 0,
+      track_total_hits: false,
+      aggs: { oldest: { min: { field: 'ledger_index' } } },
+    });
+    return (found.aggregations?.oldest as { value?: number | null } | undefined)?.value ?? 0;
+  });
+}
+
 /** GET /ledgers: the last 10 ledgers closed. */
 export async function latestLedgers(engine: Engine): Promise<Json> {
   const found = await engine.searchNewest<Json>('ledgers', buildLatestLedgersQuery(10));

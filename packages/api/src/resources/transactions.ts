@@ -8,7 +8,7 @@ import { buildAccountTxQuery } from '../queries/transactions.js';
 import type { AccountTxQuery } from '../schemas/queries.js';
 import { shapeAccountTransactions } from '../shapers/account-transactions.js';
 import { shapeTransactions } from '../shapers/transaction.js';
-import { latestLedger } from './ledgers.js';
+import { latestLedger, oldestLedger } from './ledgers.js';
 
 /**
  * A transaction document by hash or ctid, read from the one range index that holds its ledger:
@@ -42,7 +42,10 @@ export async function accountTransactions(engine: Engine, account: string, query
   const forward = query.forward === true;
   const limit = query.limit ?? 20;
   const marker = query.marker === undefined ? undefined : decodeMarker(query.marker, account, forward);
-  const max = marker?.max ?? (await latestLedger(engine)).ledger_index;
+  const [max, min] = await Promise.all([
+    marker?.max ?? latestLedger(engine).then((l) => l.ledger_index),
+    oldestLedger(engine),
+  ]);
   // Only the ranges the page can reach: those below the marker (above it, walking forward) and
   // at most the pinned ledger, newest (oldest) first, until the page is full.
   const after = marker?.after?.[0];
@@ -57,7 +60,7 @@ export async function accountTransactions(engine: Engine, account: string, query
     engine,
     hits.slice(0, limit).map((h) => h._source ?? {}),
   );
-  return shapeAccountTransactions({ account, limit, forward, max, hits }, context);
+  return shapeAccountTransactions({ account, limit, forward, min: Math.min(min, max), max, hits }, context);
 }
 
 /** Which of these transaction hashes are indexed: their locators, read by id in one request. */

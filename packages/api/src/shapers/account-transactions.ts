@@ -7,22 +7,24 @@ export interface AccountTxPage {
   account: string;
   limit: number;
   forward: boolean;
+  /** The oldest ledger the walk searches: the oldest indexed one. */
+  min: number;
   /** The newest ledger of the walk, pinned by its first page. */
   max: number;
   hits: readonly { _source?: Json; sort?: unknown[] }[];
 }
 
 /**
- * The spec's account transactions answer (pure): the page's transactions, the ledger range they
- * span, and a marker when the engine found one more hit than the page holds.
+ * The spec's account transactions answer (pure): the page's transactions, the ledgers searched
+ * (as rippled's account_tx says them: the oldest and newest ledger of the search, not of the
+ * page), and a marker when the engine found one more hit than the page holds.
  */
 export function shapeAccountTransactions(page: AccountTxPage, context: TransactionContext): Json {
   const hits = page.hits.slice(0, page.limit);
   const docs = hits.map((h) => h._source ?? {});
-  const ledgers = docs.map((d) => Number(d.ledger_index));
   const response: Json = {
     account: page.account,
-    ledger_index_min: ledgers.length === 0 ? null : Math.min(...ledgers),
+    ledger_index_min: page.min,
     ledger_index_max: page.max,
     transactions: shapeTransactions(docs, context),
     validated: true,

@@ -1,6 +1,6 @@
 import BigNumber from 'bignumber.js';
 import { LedgerEntry } from 'xrpl';
-import { decodeCurrency, obligationsOf, rawEntry, type Json, type TrustLine } from '@xle/documents';
+import { currencyHex, obligationsOf, rawEntry, type Json, type TrustLine } from '@xle/documents';
 import { labelOf, type Labels } from './labels.js';
 
 const { AccountRootFlags } = LedgerEntry;
@@ -198,16 +198,15 @@ export function shapeAssets(held: readonly TrustLine[], labels: Labels): Json[] 
 }
 
 /**
- * The outstanding amount of one token an account issued, as a bare number: every matching code
- * form counts (a 40-hex code and its decoded text are the same token) (pure).
+ * The outstanding amount of one token an account issued, as a bare number: the lines of its code
+ * in any form count (a 3-character code and its 40-hex form, a text code and its hex), other
+ * codes never, whatever their case (pure).
  */
 export function shapeObligation(lines: readonly TrustLine[], code: string): number {
-  const matching = lines.filter(
-    (line) =>
-      line.currency === code ||
-      line.currency.toUpperCase() === code.toUpperCase() ||
-      decodeCurrency(line.currency) === code,
-  );
+  // One token, however its code is written: `CNY` and its 40-hex form are the same currency, a
+  // text code and its zero-padded hex too; codes are case-sensitive (`cny` is another currency).
+  const wanted = currencyHex(code);
+  const matching = wanted === undefined ? [] : lines.filter((line) => currencyHex(line.currency) === wanted);
   return obligationsOf(matching)
     .reduce((sum, o) => sum.plus(o.value), new BigNumber(0))
     .toNumber();

@@ -67,9 +67,12 @@ function humanInputError(error: unknown, page: AnyPage): unknown {
   if (details.in !== 'path' || details.parameter === undefined) return error;
   const schema = (page.params?.properties as Record<string, { description?: string }> | undefined)?.[details.parameter];
   const what = page.names?.[details.parameter] ?? details.parameter;
+  // The validator's words go under the message when a person can read them ("must be between
+  // 32570 and …"); a pattern it quotes is for programs, and the description already says the form.
+  const readable = !/must match pattern/i.test(error.message);
   return new BadRequestError(
     `“${String(details.value)}” is not ${what}.${schema?.description === undefined ? '' : ` ${schema.description}`}`,
-    { ...details, reason: error.message },
+    { ...details, ...(readable ? { reason: error.message } : {}) },
     ErrorCode.InvalidParameter,
   );
 }

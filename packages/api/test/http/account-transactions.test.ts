@@ -31,6 +31,7 @@ const [busiest, all] = [...byAccount].sort((a, b) => b[1].length - a[1].length)[
 interface Page {
   transactions: { hash: string; ledger_index: number }[];
   marker?: string;
+  ledger_index_min: number;
   ledger_index_max: number;
 }
 
@@ -51,6 +52,8 @@ t.test('walking with marker while new ledgers arrive sees every transaction exac
     const page = (await getJson(url)).body as Page;
     pinned ??= page.ledger_index_max;
     t.equal(page.ledger_index_max, pinned, 'the range stays pinned');
+    // As rippled's account_tx: the oldest ledger searched (the oldest indexed), not the page's.
+    t.equal(page.ledger_index_min, FIRST, 'the search starts at the oldest indexed ledger');
     seen.push(...page.transactions.map((tx) => tx.hash));
     marker = page.marker;
     pages += 1;

@@ -188,6 +188,10 @@ t.test('trust lines, assets and obligations of an issuer', async (t) => {
   );
   const usd = (await getJson(`${base}/account/${ISSUER}/obligation/USD`)).body;
   t.equal(usd, Number(obligations.find((o) => o.currency === 'USD')?.value), 'a bare number');
+  // A 3-character code and its 40-hex form name one token; codes are case-sensitive.
+  const usdHex = `${'00'.repeat(12)}${Buffer.from('USD').toString('hex').toUpperCase()}${'00'.repeat(5)}`;
+  t.equal((await getJson(`${base}/account/${ISSUER}/obligation/${usdHex}`)).body, usd, 'USD by its 40-hex form');
+  t.equal((await getJson(`${base}/account/${ISSUER}/obligation/usd`)).body, 0, 'usd is another currency');
   const holder = body.lines.find((l) => Number(l.balance) < 0)?.account;
   const assets = (await getJson(`${base}/account/${holder}/assets`)).body as {
     counterparty: string;

@@ -93,7 +93,10 @@ t.test('malformed ids are 400 pages naming what is wrong; unknown ids and paths 
   t.match(malformed.body, '“not-an-address” is not an XRP Ledger account address.');
   t.match(malformed.body, 'Classic address: base58, 25 to 35 characters');
   t.match((await get(`${base}/ledger/5`)).body, 'must be between 32570 and 4294967295');
-  t.equal((await get(`${base}/tx/XYZ`)).status, 400);
+  const badHash = await get(`${base}/tx/XYZ`);
+  t.equal(badHash.status, 400);
+  t.notMatch(badHash.body, /must match pattern|\^\(\?:/, 'no validation pattern shown to people');
+  t.notMatch(malformed.body, /must match pattern|\^\(\?:/);
   t.equal((await get(`${base}/account/${ADDRESS}?nope=1`)).status, 400, 'unknown parameters refused, as by the API');
   const unknown = await get(`${base}/account/${ADDRESS}`);
   t.equal(unknown.status, 404);

@@ -1,9 +1,9 @@
 import t from 'tap';
 import BigNumber from 'bignumber.js';
 import { decodeQuality } from 'ripple-binary-codec';
-import { normalizeAmount, type Json } from '@xle/documents';
+import { normalizeAmount, type Json, type TrustLine } from '@xle/documents';
 import { fixtureLedgers } from '@xle/test-loaded';
-import { makerExchangeRate, shapeOrders } from '../../src/shapers/account.js';
+import { makerExchangeRate, shapeObligation, shapeOrders } from '../../src/shapers/account.js';
 
 /**
  * makerExchangeRate against rippled's own record of each offer's rate: the quality in the last
@@ -92,4 +92,26 @@ t.test('buy and sell orders alike; exact decimals, no float noise', async (t) =>
     [qualityOf(real), qualityOf(real)],
     `a real offer's quality ${qualityOf(real)}, bought or sold`,
   );
+});
+
+t.test('an obligation: one token whatever form its code is written in, case-sensitive', async (t) => {
+  const line = (currency: string, balance: string): TrustLine => ({
+    account: 'rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B',
+    balance,
+    currency,
+    limit: '0',
+    limit_peer: '1000',
+    quality_in: 0,
+    quality_out: 0,
+  });
+  const solo = `${Buffer.from('SOLO').toString('hex').toUpperCase()}${'00'.repeat(16)}`;
+  const lines = [line('CNY', '-10.5'), line('CNY', '-0.25'), line('USD', '-7'), line(solo, '-3'), line('CNY', '2')];
+  const cnyHex = `${'00'.repeat(12)}434E59${'00'.repeat(5)}`;
+  t.equal(shapeObligation(lines, 'CNY'), 10.75, 'the issued CNY (a line it holds is not issued)');
+  t.equal(shapeObligation(lines, cnyHex), 10.75, 'CNY named by its 40-hex form');
+  t.equal(shapeObligation(lines, cnyHex.toLowerCase()), 10.75, 'hex digits in either case');
+  t.equal(shapeObligation(lines, 'cny'), 0, 'cny is another currency');
+  t.equal(shapeObligation(lines, 'SOLO'), 3, 'a text code and its hex');
+  t.equal(shapeObligation(lines, solo), 3);
+  t.equal(shapeObligation(lines, 'EUR'), 0, 'a code it never issued');
 });

@@ -266,7 +266,8 @@ export function directoryTomlSource(dir: string, options: { maxBytes?: number; n
           return {
             domain,
             outcome: 'too_large',
-            reason: `${path} is ${info.size} bytes (limit ${maxBytes})`,
+            // Readers see the file's name, never the server's folders.
+            reason: `file:${domain}.toml is ${info.size} bytes (limit ${maxBytes})`,
             fetched_at: now().toISOString(),
           };
         return finish(domain, now(), await readFile(path, 'utf8'));
@@ -274,7 +275,7 @@ export function directoryTomlSource(dir: string, options: { maxBytes?: number; n
       return {
         domain,
         outcome: 'not_found',
-        reason: `no file for ${domain} in ${dir}`,
+        reason: `no file:${domain}.toml in the configured folder (TOML_DIR)`,
         fetched_at: now().toISOString(),
       };
     },

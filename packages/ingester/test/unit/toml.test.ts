@@ -203,8 +203,13 @@ t.test('reading from a folder', async (t) => {
   writeFileSync(join(dir, 'huge.com.toml'), 'x'.repeat(4096));
   const source = directoryTomlSource(dir, { maxBytes: 2048 });
   t.match(await source.fetch('ripple.com'), { outcome: 'ok', data: { TOKENS: [{ currency: 'RLUSD' }] } });
-  t.match(await source.fetch('huge.com'), { outcome: 'too_large' });
-  t.match(await source.fetch('nothing.com'), { outcome: 'not_found' });
+  const huge = await source.fetch('huge.com');
+  t.match(huge, { outcome: 'too_large' });
+  const nothing = await source.fetch('nothing.com');
+  t.match(nothing, { outcome: 'not_found', reason: /file:nothing\.com\.toml/ });
+  // What readers of the API see names the file, never the server's folders.
+  t.notOk(huge.reason?.includes(dir), `no server path in "${huge.reason}"`);
+  t.notOk(nothing.reason?.includes(dir), `no server path in "${nothing.reason}"`);
 });
 
 t.test('refresh: cached while fresh, fetched again when old or asked for', async (t) => {

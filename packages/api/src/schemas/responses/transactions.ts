@@ -185,9 +185,8 @@ export const Transaction = OpenObject(
 export const AccountTransactionsPage = OpenObject(
   {
     account: Address,
-    ledger_index_min: Nullable(
-      UInt('Oldest ledger on the page.'),
-      "Lowest ledger index among the page's transactions; null when the page is empty.",
+    ledger_index_min: UInt(
+      "The oldest ledger the search covers, the oldest indexed one, as rippled's account_tx says the earliest ledger it searched (not the oldest on the page).",
     ),
     ledger_index_max: UInt('Newest ledger of the walk, pinned by the first page (the marker carries it).'),
     transactions: Type.Array(Transaction, {
