@@ -1,11 +1,12 @@
 import type { estypes } from '@elastic/elasticsearch';
 import {
-  DEFAULT_RANGE_LEDGERS,
   indexName,
   MAX_NAMED_RANGES,
   rangeAlias,
+  rangeLast,
   rangesOverlapping,
   rangeStart,
+  rangeStartOf,
   rangeStartsBehind,
   type HitPage,
   type HitWalkOptions,
@@ -141,9 +142,7 @@ export class Engine {
     body: estypes.SearchRequest & { size: number },
     { gte, lte, ascending = false }: { gte?: number; lte?: number; ascending?: boolean },
   ): Promise<estypes.SearchHit<T>[]> {
-    let listed = await this.remember(`ranges:${kind}`, RANGES_TTL_MS, () =>
-      rangeStartsBehind(this.read.client, this.naming, kind),
-    );
+    let listed = await this.listedRanges(kind);
     const newest = listed[listed.length - 1];
     if (lte !== undefined && (newest === undefined || rangeStart(this.naming, lte) > newest))
       listed = await rangeStartsBehind(this.read.client, this.naming, kind);
@@ -166,10 +165,8 @@ export class Engine {
     const next = wanted[at];
     if (next !== undefined && hits.length < body.size) {
       // The ranges left lie wholly before (after) the next one's end (start).
-      const first = Number(next.slice(-10));
-      const left = ascending
-        ? { gte: first }
-        : { lte: first + (this.naming.rangeLedgers ?? DEFAULT_RANGE_LEDGERS) - 1 };
+      const first = rangeStartOf(next) as number;
+      const left = ascending ? { gte: first } : { lte: rangeLast(this.naming, first) };
       const found = await this.search<T>(kind, {
         ...body,
         query: { bool: { filter: [body.query ?? { match_all: {} }, { range: { ledger_index: left } }] } },
@@ -187,9 +184,7 @@ export class Engine {
    * backfill writes an earlier ledger into the range.
    */
   private async calendar(kind: RangedKind): Promise<Array<{ start: number; firstClose: number }>> {
-    const listed = await this.remember(`ranges:${kind}`, RANGES_TTL_MS, () =>
-      rangeStartsBehind(this.read.client, this.naming, kind),
-    );
+    const listed = await this.listedRanges(kind);
     const firsts = await Promise.all(
       listed.map((start) =>
         this.remember(`first-close:${kind}:${start}`, CALENDAR_TTL_MS, async () => {
@@ -227,10 +222,14 @@ export class Engine {
     const at = calendar.findLastIndex((r) => r.firstClose <= closeTime);
     // Before the first ledger of every range: nothing closed that early is indexed.
     if (at < 0) return [];
-    const size = this.naming.rangeLedgers ?? DEFAULT_RANGE_LEDGERS;
-    const holding = calendar[at] as { start: number };
-    const lte = at === calendar.length - 1 ? Math.max(latest, holding.start + size - 1) : holding.start + size - 1;
+    const last = rangeLast(this.naming, (calendar[at] as { start: number }).start);
+    const lte = at === calendar.length - 1 ? Math.max(latest, last) : last;
     return this.searchByLedger<T>(kind, body, { lte });
+  }
+
+  /** The first ledgers of a kind's ranges behind its read alias, oldest first, listed at most every RANGES_TTL_MS. */
+  private listedRanges(kind: RangedKind): Promise<number[]> {
+    return this.remember(`ranges:${kind}`, RANGES_TTL_MS, () => rangeStartsBehind(this.read.client, this.naming, kind));
   }
 
   /** A search of one index, alias or list of them, never a partial answer (see `search`). */

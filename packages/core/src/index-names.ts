@@ -64,6 +64,20 @@ export function rangeStart(naming: IndexNaming, ledgerIndex: number): number {
   return Math.floor(ledgerIndex / size) * size;
 }
 
+/** The last ledger of the range that holds `ledgerIndex`. */
+export function rangeLast(naming: IndexNaming, ledgerIndex: number): number {
+  return rangeStart(naming, ledgerIndex) + (naming.rangeLedgers ?? DEFAULT_RANGE_LEDGERS) - 1;
+}
+
+/**
+ * The first ledger of a range, read from its alias or one of its indices (`…-0090000000` or
+ * `…-0090000000-g2`); undefined for a name that is neither.
+ */
+export function rangeStartOf(name: string): number | undefined {
+  const first = /-(\d{10})(?:-g\d+)?$/.exec(name)?.[1];
+  return first === undefined ? undefined : Number(first);
+}
+
 /**
  * The range alias of a ranged kind's range: `<kind alias>-<first ledger, 10 digits>`, e.g.
  * `xrpl-mainnet-transactions-0090000000`. Writers write to it (with `require_alias`, so a missing

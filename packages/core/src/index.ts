@@ -190,7 +190,9 @@ export {
   RANGED_KINDS,
   rangeAlias,
   rangeIndexName,
+  rangeLast,
   rangeStart,
+  rangeStartOf,
 } from './index-names.js';
 export { createLogger, type LogFormat, type Logger } from './logger.js';
 export { fixturesDir, repoRoot, templatesDir } from './paths.js';

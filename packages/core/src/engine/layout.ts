@@ -1,7 +1,7 @@
 import { errors, type Client } from '@elastic/elasticsearch';
 import type { Config } from '../config.js';
 import { CommandError } from '../errors.js';
-import { DEFAULT_RANGE_LEDGERS, indexTemplateName, type IndexNaming } from '../index-names.js';
+import { DEFAULT_RANGE_LEDGERS, indexTemplateName, rangeStartOf, type IndexNaming } from '../index-names.js';
 
 /**
  * The index layout of one prefix and network as recorded in the cluster: how many ledgers each
@@ -231,8 +231,8 @@ export function planLayout(
  */
 export function misfitRanges(indices: readonly string[], rangeLedgers: number): string[] {
   return indices.filter((index) => {
-    const start = /-(\d{10})-g\d+$/.exec(index)?.[1];
-    return start !== undefined && Number(start) % rangeLedgers !== 0;
+    const start = rangeStartOf(index);
+    return start !== undefined && start % rangeLedgers !== 0;
   });
 }
 

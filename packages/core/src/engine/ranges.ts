@@ -1,9 +1,10 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import {
-  DEFAULT_RANGE_LEDGERS,
   indexName,
   rangeAlias,
   rangeIndexName,
+  rangeLast,
+  rangeStartOf,
   type IndexNaming,
   type RangedKind,
 } from '../index-names.js';
@@ -160,8 +161,8 @@ export async function rangeStartsBehind(client: Client, naming: IndexNaming, kin
   const found = await client.indices.getAlias({ name: indexName(naming, kind) }, { ignore: [404] });
   const starts = new Set<number>();
   for (const index of Object.keys(found)) {
-    const first = /-(\d{10})-g\d+$/.exec(index)?.[1];
-    if (first !== undefined) starts.add(Number(first));
+    const first = rangeStartOf(index);
+    if (first !== undefined) starts.add(first);
   }
   return [...starts].sort((a, b) => a - b);
 }
@@ -176,12 +177,12 @@ export function rangesOverlapping(
   starts: readonly number[],
   span: LedgerSpan,
 ): string[] {
-  const size = naming.rangeLedgers ?? DEFAULT_RANGE_LEDGERS;
   if (span.gte !== undefined && span.lte !== undefined && span.gte > span.lte) return [];
   return [...new Set(starts)]
     .filter(
       (first) =>
-        (span.lte === undefined || first <= span.lte) && (span.gte === undefined || first + size - 1 >= span.gte),
+        (span.lte === undefined || first <= span.lte) &&
+        (span.gte === undefined || rangeLast(naming, first) >= span.gte),
     )
     .sort((a, b) => a - b)
     .map((first) => rangeAlias(naming, kind, first));
