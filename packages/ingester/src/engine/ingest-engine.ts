@@ -7,13 +7,17 @@ import {
   DEFAULT_LAYOUT,
   DEFAULT_RANGE_LEDGERS,
   indexName,
+  isRangedKind,
   layoutOf,
+  MAX_NAMED_RANGES,
   namingOf,
   rangeAlias,
   rangeIndexName,
   rangeIndexOf,
   rangeIndices,
   rangeStart,
+  rangeStartsBehind,
+  rangesOverlapping,
   readLayout,
   swapRange,
   scanHits,
@@ -32,6 +36,18 @@ import {
 } from '@xle/core';
 import type { Json } from '@xle/documents';
 import { retryTransient, writeOps, type WriteOp, type WriteOptions, type WriteResult } from './bulk-writer.js';
+
+/** Ledgers from `from` to `to`, both included. */
+export interface LedgerSpanOfRanges {
+  from: number;
+  to: number;
+}
+
+/**
+ * What a read names: a kind (its index, or for a ranged kind the alias over all its ranges), or
+ * the indices `IngestEngine.rangesHolding` chose for some ledgers.
+ */
+export type ReadTarget = IndexKind | { indices: string };
 
 /** Where a document stood when read: a conditional write succeeds only if nobody wrote it since. */
 export interface WriteTag {
@@ -82,6 +98,30 @@ export class IngestEngine {
   /** The name to read a kind by: its index, or for a ranged kind the alias over all its ranges. */
   index(kind: IndexKind): string {
     return indexName(this.naming, kind);
+  }
+
+  /**
+   * The indices that hold a ranged kind's documents of `ledgers`: the range aliases (listed from
+   * the cluster, so a range nothing was written to is not named) that overlap them. The kind's
+   * alias when none does or when more than MAX_NAMED_RANGES do (a request names at most that many);
+   * a read through it must then filter on the ledgers itself, as every read given a target does.
+   */
+  async rangesHolding(kind: RangedKind, ledgers: readonly LedgerSpanOfRanges[]): Promise<ReadTarget> {
+    const names = await this.rangesOverlapping(kind, ledgers);
+    return names.length === 0 || names.length > MAX_NAMED_RANGES ? kind : { indices: names.join(',') };
+  }
+
+  /** The range aliases of `kind` in the cluster that overlap `ledgers`. */
+  private async rangesOverlapping(kind: RangedKind, ledgers: readonly LedgerSpanOfRanges[]): Promise<string[]> {
+    if (ledgers.length === 0) return [];
+    const starts = await this.weather('list ranges', () => rangeStartsBehind(this.client, this.naming, kind));
+    return [
+      ...new Set(ledgers.flatMap((r) => rangesOverlapping(this.naming, kind, starts, { gte: r.from, lte: r.to }))),
+    ];
+  }
+
+  private nameOf(target: ReadTarget): string {
+    return typeof target === 'string' ? this.index(target) : target.indices;
   }
 
   /** Where a document of a ranged kind at `ledgerIndex` is written and read by id: its range alias. */
@@ -245,6 +285,24 @@ export class IngestEngine {
     await this.weather('refresh', () => this.client.indices.refresh({ index: kinds.map((k) => this.index(k)) }));
   }
 
+  /**
+   * Makes what was written of `ledgers` searchable: the single indices of `kinds` whole, a ranged
+   * kind only in the ranges that hold those ledgers (a range nothing was written to is skipped), so
+   * the cost follows what changed, not the number of ranges.
+   */
+  async refreshLedgers(kinds: readonly IndexKind[], ledgers: readonly LedgerSpanOfRanges[]): Promise<void> {
+    const names: string[] = [];
+    for (const kind of kinds) {
+      if (!isRangedKind(kind)) names.push(this.index(kind));
+      else {
+        const ranges = await this.rangesOverlapping(kind, ledgers);
+        names.push(...(ranges.length > MAX_NAMED_RANGES ? [this.index(kind)] : ranges));
+      }
+    }
+    if (names.length === 0) return;
+    await this.weather('refresh', () => this.client.indices.refresh({ index: names.join(',') }));
+  }
+
   async get<T>(kind: SingleIndexKind, id: string): Promise<T | undefined> {
     const found = await this.weather('get', () =>
       this.client.get<T>({ index: this.index(kind), id }, { ignore: [404] }),
@@ -334,13 +392,13 @@ export class IngestEngine {
     );
   }
 
-  search<T>(kind: IndexKind, request: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
-    return this.weather('search', () => this.client.search<T>({ ...request, index: this.index(kind) }));
+  search<T>(target: ReadTarget, request: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
+    return this.weather('search', () => this.client.search<T>({ ...request, index: this.nameOf(target) }));
   }
 
   /** Every hit of a search, a page at a time (the request's sort must end in a unique key). */
-  scan<T>(kind: IndexKind, request: estypes.SearchRequest): AsyncGenerator<estypes.SearchHit<T>> {
-    return scanHits<T>(this.client, { ...request, index: this.index(kind) });
+  scan<T>(target: ReadTarget, request: estypes.SearchRequest): AsyncGenerator<estypes.SearchHit<T>> {
+    return scanHits<T>(this.client, { ...request, index: this.nameOf(target) });
   }
 
   /** Every document of an index through a point in time. */
@@ -353,13 +411,13 @@ export class IngestEngine {
 
   /** Every bucket of a composite aggregation over one index (see core's compositeBuckets). */
   composite(
-    kind: IndexKind,
+    target: ReadTarget,
     request: estypes.SearchRequest,
     aggs: (page: CompositePageRequest) => Record<string, estypes.AggregationsAggregationContainer>,
     locate: (aggregations: Record<string, unknown>) => CompositePage | undefined,
     size?: number,
   ): AsyncGenerator<Record<string, unknown>> {
-    return compositeBuckets(this.client, { ...request, index: this.index(kind) }, aggs, locate, size);
+    return compositeBuckets(this.client, { ...request, index: this.nameOf(target) }, aggs, locate, size);
   }
 }
 

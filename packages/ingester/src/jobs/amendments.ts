@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@xle/core';
-import { FIXED_OBJECT_IDS, rippleTimeToIso } from '@xle/documents';
+import { FIXED_OBJECT_IDS, isRecord, rippleTimeToIso } from '@xle/documents';
 import type { IngestEngine } from '../engine/ingest-engine.js';
-import type { AsOf, DataSetDocument } from './data-set.js';
+import { inLedgerRanges, type AsOf, type Changes, type DataSetDocument } from './data-set.js';
+import type { LedgerRange } from '../pipeline/checkpoint.js';
 
 /** One entry of the bundled list (`packages/ingester/data/amendments.json`, `pnpm amendments:bundle`). */
 export interface KnownAmendment {
@@ -154,24 +155,57 @@ export async function readAmendmentVotes(engine: IngestEngine): Promise<Amendmen
   return votes.validators === 0 ? undefined : votes;
 }
 
-/** Reads what `buildAmendmentDocs` needs from the indexed transactions and ledger objects. */
+/** The EnableAmendment transactions a run recorded for the next (`remember`), if they are whole. */
+export function rememberedEnabling(previous: Record<string, unknown> | undefined): EnableAmendmentTx[] | undefined {
+  const list = previous?.enabling;
+  if (!Array.isArray(list)) return undefined;
+  const whole = list.every(
+    (tx: unknown) =>
+      isRecord(tx) &&
+      typeof tx.Amendment === 'string' &&
+      typeof tx.ledger_index === 'number' &&
+      typeof tx.hash === 'string' &&
+      typeof tx._date === 'string' &&
+      (tx.Flags === undefined || typeof tx.Flags === 'number'),
+  );
+  return whole ? (list as EnableAmendmentTx[]) : undefined;
+}
+
+/**
+ * Reads what `buildAmendmentDocs` needs from the indexed transactions and ledger objects. A first
+ * or full run scans every range for EnableAmendment transactions; a later one (`changes.since`
+ * with the transactions the last run recorded) reads only the ranges of the ledgers indexed since,
+ * older or newer, so its cost follows what changed, not the length of history.
+ */
 export async function readAmendmentSources(
   engine: IngestEngine,
+  changes: Changes = {},
 ): Promise<{ transactions: EnableAmendmentTx[]; entry: AmendmentsEntry | undefined }> {
-  const transactions: EnableAmendmentTx[] = [];
-  const enabling = engine.scan<EnableAmendmentTx>('transactions', {
-    query: {
-      bool: {
-        filter: [
-          { term: { TransactionType: 'EnableAmendment' } },
-          { term: { 'meta.TransactionResult': 'tesSUCCESS' } },
-        ],
+  const known = changes.since === undefined ? undefined : rememberedEnabling(changes.previous);
+  const byHash = new Map((known ?? []).map((tx) => [tx.hash, tx]));
+  const since = known === undefined ? undefined : (changes.since as LedgerRange[]);
+  if (since === undefined || since.length > 0) {
+    const enabling = engine.scan<EnableAmendmentTx>(
+      since === undefined ? 'transactions' : await engine.rangesHolding('transactions', since),
+      {
+        query: {
+          bool: {
+            filter: [
+              { term: { TransactionType: 'EnableAmendment' } },
+              { term: { 'meta.TransactionResult': 'tesSUCCESS' } },
+              ...(since === undefined ? [] : [inLedgerRanges(since)]),
+            ],
+          },
+        },
+        sort: [{ ledger_index: 'asc' }, { hash: 'asc' }],
+        _source: ['Amendment', 'Flags', 'ledger_index', 'hash', '_date'],
       },
-    },
-    sort: [{ ledger_index: 'asc' }, { hash: 'asc' }],
-    _source: ['Amendment', 'Flags', 'ledger_index', 'hash', '_date'],
-  });
-  for await (const hit of enabling) if (hit._source !== undefined) transactions.push(hit._source);
+    );
+    for await (const hit of enabling) if (hit._source !== undefined) byHash.set(hit._source.hash, hit._source);
+  }
+  const transactions = [...byHash.values()].sort(
+    (a, b) => a.ledger_index - b.ledger_index || (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0),
+  );
   const found = await engine.get<AmendmentsEntry & { deleted?: boolean }>('objects', FIXED_OBJECT_IDS.Amendments);
   const entry = found?.deleted !== true ? found : undefined;
   return { transactions, entry };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { estypes } from '@elastic/elasticsearch';
 import type { SingleIndexKind } from '@xle/core';
 import type { AsOf, DataSetDocument, JobStatus } from '@xle/documents';
@@ -6,6 +7,16 @@ import type { LedgerRange } from '../pipeline/checkpoint.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 
 export type { AsOf, DataSetDocument, JobStatus };
+
+/**
+ * What changed since a job's last run: the ledgers indexed since (by any source, backfills of old
+ * ranges included), or undefined for a first or full run, which reads everything.
+ */
+export interface Changes {
+  since?: LedgerRange[];
+  /** What the last run recorded of its inputs (its `remember`), with `since`. */
+  previous?: Record<string, unknown>;
+}
 
 export interface ReplaceResult {
   written: number;
@@ -117,4 +128,26 @@ export async function recordJobRun(
 
 export function readJobRun(engine: IngestEngine, job: string): Promise<JobStatus | undefined> {
   return engine.get<JobStatus>('ingest-state', statusId(job));
+}
+
+/** The ingest-state document that marks ledger state written outside the ledger pipeline. */
+const STATE_MARK = 'state-written';
+
+/**
+ * Marks that ledger state is being, or was, written without transactions (a state snapshot): no
+ * job's `since` names such a change, so a job whose last run saw another mark reads everything.
+ * Written before a snapshot's first write and after its last.
+ */
+export async function markStateWritten(engine: IngestEngine): Promise<void> {
+  await engine.put(
+    'ingest-state',
+    STATE_MARK,
+    { kind: STATE_MARK, state: randomUUID(), updated_at: new Date().toISOString() },
+    { refresh: true },
+  );
+}
+
+/** The current state mark (null when state was never written outside the pipeline). */
+export async function readStateMark(engine: IngestEngine): Promise<string | null> {
+  return (await engine.get<{ state?: string }>('ingest-state', STATE_MARK))?.state ?? null;
 }

@@ -6,10 +6,12 @@ import { buildBalanceDocs, readTopBalances } from './balances.js';
 import {
   readAsOf,
   readJobRun,
+  readStateMark,
   recordJobRun,
   replaceDataSet,
   replaceDataSetPart,
   type AsOf,
+  type Changes,
   type DataSetDocument,
   type JobStatus,
 } from './data-set.js';
@@ -38,19 +40,13 @@ export interface TokensJobOptions {
 }
 
 /**
- * What changed since a job's last run: the ledgers indexed since (by any source, backfills of old
- * ranges included), or undefined for a first or full run, which reads everything.
- */
-export interface Changes {
-  since?: LedgerRange[];
-}
-
-/**
  * A derived data set: the index it owns, how its inputs are read from the indexed ledgers (as of
  * the newest one, and of what changed since the last run), and how its documents are built from
  * them (pure). A job whose `scope` names ids rebuilt only part of its data set from the changes:
  * those ids are written or deleted, the rest of the index stays; otherwise the index is replaced.
  */
+export type { Changes };
+
 export interface DataSetJob<I> {
   kind: SingleIndexKind;
   read: (engine: IngestEngine, asOf: AsOf, changes: Changes) => Promise<I>;
@@ -58,6 +54,8 @@ export interface DataSetJob<I> {
   scope?: (inputs: I) => readonly string[] | 'all';
   /** What the run record adds about its inputs (the validator list it used). */
   detail?: Record<string, unknown>;
+  /** What the run record keeps of this run's inputs for the next run to start from (`changes.previous`). */
+  remember?: (inputs: I) => Record<string, unknown>;
 }
 
 /** The jobs of `pnpm ingest jobs`, in the order they run; the tokens job takes its settings. */
@@ -65,9 +63,15 @@ export function dataSetJobs(tokens: TokensJobOptions) {
   return {
     amendments: {
       kind: 'amendments',
-      read: async (engine) => ({ ...(await readAmendmentSources(engine)), votes: await readAmendmentVotes(engine) }),
+      read: async (engine, _asOf, changes) => ({
+        ...(await readAmendmentSources(engine, changes)),
+        votes: await readAmendmentVotes(engine),
+      }),
       build: (inputs, asOf) =>
         buildAmendmentDocs(loadKnownAmendments(), inputs.transactions, inputs.entry, asOf, inputs.votes),
+      // The EnableAmendment transactions found so far (a few hundred on mainnet), so that the next
+      // run reads only the ledgers indexed since.
+      remember: (inputs) => ({ enabling: inputs.transactions }),
     } satisfies DataSetJob<
       Awaited<ReturnType<typeof readAmendmentSources>> & { votes: Awaited<ReturnType<typeof readAmendmentVotes>> }
     >,
@@ -125,14 +129,21 @@ export async function runDataSetJob<I>(
   const started = Date.now();
   ctx.onStep?.('reading the newest indexed ledger', 0, 4);
   const indexed = await readIndexedRanges(engine);
+  const stateMark = await readStateMark(engine);
+  const previous = full ? undefined : await readJobRun(engine, name);
+  // State written by a snapshot since the last run is a change no range of ledgers names.
+  const sameState = (previous?.detail?.state_mark ?? null) === stateMark;
+  const seen = sameState ? (previous?.detail?.indexed as LedgerRange[] | undefined) : undefined;
+  const changes: Changes =
+    seen === undefined ? {} : { since: subtractRanges(indexed, seen), previous: previous?.detail ?? {} };
   // Every ledger a checkpoint records is acknowledged: a refresh makes all of it searchable, so no
-  // recorded ledger is counted as seen while its documents were still invisible.
-  await engine.refresh(['ledgers', 'transactions', 'accounts', 'objects']);
+  // recorded ledger is counted as seen while its documents were still invisible. The ledgers seen
+  // by the last run were made searchable then: only the ranges of those indexed since are refreshed.
+  const stateKinds = ['ledgers', 'transactions', 'accounts', 'objects'] as const;
+  if (changes.since === undefined) await engine.refresh(stateKinds);
+  else await engine.refreshLedgers(stateKinds, changes.since);
   const asOf = await readAsOf(engine);
   if (asOf === undefined) throw new DataNotReadyError(`the ${name} job: no ledger is indexed yet`);
-  const previous = full ? undefined : await readJobRun(engine, name);
-  const seen = previous?.detail?.indexed as LedgerRange[] | undefined;
-  const changes: Changes = seen === undefined ? {} : { since: subtractRanges(indexed, seen) };
   ctx.onStep?.(`reading the inputs of ${name} as of ledger ${asOf.ledger_index}`, 1, 4);
   const inputs = await job.read(engine, asOf, changes);
   ctx.onStep?.(`computing ${name}`, 2, 4);
@@ -154,7 +165,9 @@ export async function runDataSetJob<I>(
       incremental: changes.since !== undefined,
       changed_ledgers: changes.since?.reduce((n, r) => n + r.to - r.from + 1, 0) ?? null,
       indexed,
+      state_mark: stateMark,
       ...job.detail,
+      ...job.remember?.(inputs),
     },
   });
   ctx.onStep?.('done', 4, 4);

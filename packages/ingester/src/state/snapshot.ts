@@ -12,6 +12,7 @@ import type { WriteOp } from '../writes.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { objectWrites, type StateKind } from '../pipeline/batch.js';
 import { BatchSink } from '../pipeline/sink.js';
+import { markStateWritten } from '../jobs/data-set.js';
 import { WatermarkReader } from '../pipeline/watermark.js';
 import { DeletionGuards } from '../pipeline/deletions.js';
 
@@ -81,6 +82,9 @@ export async function seedState(
   options: SeedOptions = {},
 ): Promise<SeedResult> {
   const sink = new BatchSink(engine);
+  // State written without transactions is a change no job's `since` names: the mark, written
+  // before the first write and after the last, makes the next run of every job a first one.
+  await markStateWritten(engine);
   let ledger: number | undefined;
   let entries = 0;
   let superseded = 0;
@@ -135,6 +139,7 @@ export async function seedState(
     },
     { refresh: true },
   );
+  await markStateWritten(engine);
   engine.logger.info({ ledger, entries, removed, superseded, deadLetters, whole }, 'state seeded');
   return { ledger_index: ledger, entries, superseded, deadLetters, removed, whole };
 }

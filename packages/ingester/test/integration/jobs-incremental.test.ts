@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
-import { normalizeLedger, type Json } from '@xle/documents';
+import { normalizeLedger, parseStatePage, type Json, type LedgerInput } from '@xle/documents';
 import {
   DEFAULT_SCORE_CONFIG,
   directoryTomlSource,
@@ -8,6 +8,7 @@ import {
   ingestLedgers,
   readJobRun,
   runJob,
+  seedState,
   subtractRanges,
   type JobName,
 } from '../../src/index.js';
@@ -18,6 +19,7 @@ import {
   makeTomlDir,
   readAllDocuments,
   readFixture,
+  readTransactionFixtures,
   type TestIndices,
 } from '@xle/test-helpers';
 
@@ -28,9 +30,22 @@ const ledgers = listFixtureLedgers()
   .sort((a, b) => a.ledger_index - b.ledger_index);
 // The first run sees every other ledger; the second adds the rest: older and newer ledgers alike,
 // as a backfill of old ranges beside the live tip does.
-const first = ledgers.filter((_, i) => i % 2 === 0);
-const second = ledgers.filter((_, i) => i % 2 === 1);
-const INCREMENTAL: JobName[] = ['metrics', 'tokens'];
+// Real EnableAmendment pseudo-transactions (an amendment enabled, one gaining a majority, one
+// losing it), each in a ledger of its own at its real index, spread over both halves.
+const amendmentLedgers: LedgerInput[] = readTransactionFixtures()
+  .filter((f) => f.tx.TransactionType === 'EnableAmendment')
+  .filter((f, i, all) => all.findIndex((g) => g.tx.hash === f.tx.hash) === i)
+  .map((f) => ({
+    ledger_index: f.ledgerIndex,
+    ledger_hash: String(f.ledgerIndex).padStart(64, 'A'),
+    parent_hash: String(f.ledgerIndex - 1).padStart(64, 'A'),
+    close_time: f.closeTime,
+    total_coins: '99990000000000000',
+    transactions: [f.tx],
+  }));
+const first = [...ledgers.filter((_, i) => i % 2 === 0), ...amendmentLedgers.filter((_, i) => i % 2 === 0)];
+const second = [...ledgers.filter((_, i) => i % 2 === 1), ...amendmentLedgers.filter((_, i) => i % 2 === 1)];
+const INCREMENTAL: JobName[] = ['amendments', 'metrics', 'tokens'];
 
 /**
  * Wall-clock times and the as-of ledger a record was computed at say when, not what: left out.
@@ -62,61 +77,88 @@ const engineOf = (target: TestIndices) => new IngestEngine(target.client, target
 const run = (target: TestIndices, name: JobName, full = false) =>
   runJob({ engine: engineOf(target) }, name, tokens, { full });
 
-t.test('metrics and tokens read only what changed, and end where a full run over everything ends', async (t) => {
-  const incremental = await createTestIndices(t);
-  await ingestLedgers(first, engineOf(incremental));
-  for (const name of INCREMENTAL) {
-    const status = await run(incremental, name);
-    t.equal(status.detail?.incremental, false, `${name}: the first run reads everything`);
-  }
-  await ingestLedgers(second, engineOf(incremental), { source: 'second' });
+t.test(
+  'amendments, metrics and tokens read only what changed, and end where a full run over everything ends',
+  async (t) => {
+    const incremental = await createTestIndices(t);
+    await ingestLedgers(first, engineOf(incremental));
+    for (const name of INCREMENTAL) {
+      const status = await run(incremental, name);
+      t.equal(status.detail?.incremental, false, `${name}: the first run reads everything`);
+    }
+    await ingestLedgers(second, engineOf(incremental), { source: 'second' });
 
-  const newDays = new Set(second.map((l) => new Date((l.close_time + 946_684_800) * 1000).toISOString().slice(0, 10)));
-  const metrics = await run(incremental, 'metrics');
-  const added = new Set(second.map((l) => l.ledger_index).filter((n) => !first.some((l) => l.ledger_index === n)));
-  t.match(metrics.detail, { incremental: true, changed_ledgers: added.size });
-  const written = await readAllDocuments<{ date: string }>(
-    incremental.client,
-    indexName(incremental.naming, 'metrics'),
-  );
-  t.ok(written.length > 0);
-  // Only the days the new ledgers closed on were recomputed: four records a day at most.
-  t.ok(metrics.documents <= newDays.size * 4, `${metrics.documents} records rewritten for ${newDays.size} days`);
-  t.ok(metrics.documents >= newDays.size, 'at least the metric record of each new day');
-  const tokensRun = await run(incremental, 'tokens');
-  t.match(tokensRun.detail, { incremental: true, changed_ledgers: added.size });
-
-  // The same ledgers all at once, and a full run of each job.
-  const reference = await createTestIndices(t);
-  await ingestLedgers(ledgers, engineOf(reference));
-  for (const name of INCREMENTAL) await run(reference, name, true);
-  for (const name of INCREMENTAL)
-    t.same(
-      await indexContent(incremental.client, indexName(incremental.naming, name), computed),
-      await indexContent(reference.client, indexName(reference.naming, name), computed),
-      `${name}: incremental runs equal one full run`,
+    const newDays = new Set(
+      second.map((l) => new Date((l.close_time + 946_684_800) * 1000).toISOString().slice(0, 10)),
     );
+    const metrics = await run(incremental, 'metrics');
+    const added = new Set(second.map((l) => l.ledger_index).filter((n) => !first.some((l) => l.ledger_index === n)));
+    t.match(metrics.detail, { incremental: true, changed_ledgers: added.size });
+    const written = await readAllDocuments<{ date: string }>(
+      incremental.client,
+      indexName(incremental.naming, 'metrics'),
+    );
+    t.ok(written.length > 0);
+    // Only the days the new ledgers closed on were recomputed: four records a day at most.
+    t.ok(metrics.documents <= newDays.size * 4, `${metrics.documents} records rewritten for ${newDays.size} days`);
+    t.ok(metrics.documents >= newDays.size, 'at least the metric record of each new day');
+    const tokensRun = await run(incremental, 'tokens');
+    t.match(tokensRun.detail, { incremental: true, changed_ledgers: added.size });
+    const amendmentsRun = await run(incremental, 'amendments');
+    t.match(amendmentsRun.detail, { incremental: true, changed_ledgers: added.size });
+    t.equal(
+      (amendmentsRun.detail?.enabling as unknown[]).length,
+      amendmentLedgers.length,
+      'the run keeps every EnableAmendment transaction found so far, old and new',
+    );
+    t.ok(amendmentLedgers.length >= 3, `${amendmentLedgers.length} EnableAmendment fixtures`);
 
-  // Nothing new: nothing to recompute.
-  const idle = await run(incremental, 'metrics');
-  t.match(idle.detail, { incremental: true, changed_ledgers: 0 });
-  t.equal(idle.documents, 0, 'no day rewritten');
-  t.equal(idle.removed, 0);
-  t.equal(
-    (await readAllDocuments(incremental.client, indexName(incremental.naming, 'metrics'))).length,
-    written.length,
-    'every day kept',
-  );
-  // --full reads everything again, to the same result.
-  const full = await run(incremental, 'metrics', true);
-  t.match(full.detail, { incremental: false, changed_ledgers: null });
-  t.same(
-    await indexContent(incremental.client, indexName(incremental.naming, 'metrics'), computed),
-    await indexContent(reference.client, indexName(reference.naming, 'metrics'), computed),
-  );
-  const recorded = await readJobRun(engineOf(incremental), 'metrics');
-  t.ok(Array.isArray(recorded?.detail?.indexed), 'a run records the ledger ranges it saw');
-});
+    // The same ledgers all at once, and a full run of each job.
+    const reference = await createTestIndices(t);
+    await ingestLedgers([...first, ...second], engineOf(reference));
+    for (const name of INCREMENTAL) await run(reference, name, true);
+    for (const name of INCREMENTAL)
+      t.same(
+        await indexContent(incremental.client, indexName(incremental.naming, name), computed),
+        await indexContent(reference.client, indexName(reference.naming, name), computed),
+        `${name}: incremental runs equal one full run`,
+      );
+
+    // Nothing new: nothing to recompute.
+    const idle = await run(incremental, 'metrics');
+    t.match(idle.detail, { incremental: true, changed_ledgers: 0 });
+    t.equal(idle.documents, 0, 'no day rewritten');
+    t.equal(idle.removed, 0);
+    t.equal(
+      (await readAllDocuments(incremental.client, indexName(incremental.naming, 'metrics'))).length,
+      written.length,
+      'every day kept',
+    );
+    // --full reads everything again, to the same result.
+    const full = await run(incremental, 'metrics', true);
+    t.match(full.detail, { incremental: false, changed_ledgers: null });
+    t.same(
+      await indexContent(incremental.client, indexName(incremental.naming, 'metrics'), computed),
+      await indexContent(reference.client, indexName(reference.naming, 'metrics'), computed),
+    );
+    const recorded = await readJobRun(engineOf(incremental), 'metrics');
+    t.ok(Array.isArray(recorded?.detail?.indexed), 'a run records the ledger ranges it saw');
+
+    // State written by a snapshot changes trust lines and objects without a transaction: the next
+    // run of each job reads everything again, and the one after is incremental again.
+    const page = 'ledger-state/ledger_data-71448944-page.sengelbert.json';
+    async function* pages() {
+      yield parseStatePage(readFixture(page), page);
+    }
+    await seedState(pages(), engineOf(incremental));
+    for (const name of INCREMENTAL) {
+      const afterSeed = await run(incremental, name);
+      t.equal(afterSeed.detail?.incremental, false, `${name}: the run after a state snapshot reads everything`);
+      const next = await run(incremental, name);
+      t.equal(next.detail?.incremental, true, `${name}: the next run is incremental again`);
+    }
+  },
+);
 
 t.test('ranges: what was indexed since, whatever order it came in', async (t) => {
   t.same(subtractRanges([{ from: 1, to: 100 }], [{ from: 1, to: 100 }]), []);

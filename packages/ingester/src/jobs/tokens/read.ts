@@ -3,7 +3,7 @@ import BigNumber from 'bignumber.js';
 import { hashes } from 'xrpl';
 import type { CompositePage, CompositePageRequest, Logger } from '@xle/core';
 import { isRecord, tokenId, trustLineSides, type Json } from '@xle/documents';
-import type { IngestEngine } from '../../engine/ingest-engine.js';
+import type { IngestEngine, ReadTarget } from '../../engine/ingest-engine.js';
 import { inLedgerRanges, type AsOf } from '../data-set.js';
 import type { LedgerRange } from '../../pipeline/checkpoint.js';
 import { normalizeDomain, refreshToml, type TomlRefreshOptions, type TomlResult } from '../toml.js';
@@ -25,25 +25,45 @@ const keyOf = (bucket: Record<string, unknown>): string => String((bucket.key as
 const num = (agg: unknown, field = 'value'): number =>
   Number((agg as Record<string, unknown> | undefined)?.[field] ?? 0);
 
-/** trustlines, holders and supply per token, by a composite aggregation over live trust lines. */
-export async function readTrustLineStats(engine: IngestEngine): Promise<Map<string, TrustLineStats>> {
+/** Tokens whose trust lines are counted in one aggregation of `readTrustLineStats`. */
+const TOKENS_AT_ONCE = 1000;
+
+/**
+ * trustlines, holders and supply per token, by a composite aggregation over live trust lines: of
+ * every token, or only of `tokens` (their lines alone are read, through the `_token` terms).
+ */
+export async function readTrustLineStats(
+  engine: IngestEngine,
+  tokens?: readonly string[],
+): Promise<Map<string, TrustLineStats>> {
   const out = new Map<string, TrustLineStats>();
-  const request: estypes.SearchRequest = {
-    query: { bool: { filter: [{ term: { LedgerEntryType: 'RippleState' } }, { term: { deleted: false } }] } },
-  };
-  const buckets = engine.composite(
-    'objects',
-    request,
-    (page) => ({
-      tokens: {
-        composite: { ...page, sources: [{ token: { terms: { field: '_token' } } }] },
-        aggs: { holders: { filter: { range: { _holding: { gt: 0 } } } }, supply: { sum: { field: '_holding' } } },
-      },
-    }),
-    (aggs) => aggs.tokens as CompositePage,
-  );
-  for await (const b of buckets)
-    out.set(keyOf(b), { trustlines: Number(b.doc_count), holders: num(b.holders, 'doc_count'), supply: num(b.supply) });
+  const lines = [{ term: { LedgerEntryType: 'RippleState' } }, { term: { deleted: false } }];
+  const chunks: (readonly string[] | undefined)[] = [];
+  if (tokens === undefined) chunks.push(undefined);
+  else for (let at = 0; at < tokens.length; at += TOKENS_AT_ONCE) chunks.push(tokens.slice(at, at + TOKENS_AT_ONCE));
+  for (const chunk of chunks) {
+    const wanted = chunk === undefined ? undefined : new Set(chunk);
+    const request: estypes.SearchRequest = {
+      query: { bool: { filter: chunk === undefined ? lines : [...lines, { terms: { _token: [...chunk] } }] } },
+    };
+    const buckets = engine.composite(
+      'objects',
+      request,
+      (page) => ({
+        tokens: {
+          composite: { ...page, sources: [{ token: { terms: { field: '_token' } } }] },
+          aggs: { holders: { filter: { range: { _holding: { gt: 0 } } } }, supply: { sum: { field: '_holding' } } },
+        },
+      }),
+      (aggs) => aggs.tokens as CompositePage,
+    );
+    for await (const b of buckets) {
+      const token = keyOf(b);
+      // A line of two tokens (both sides trust) is a bucket of each; only the asked ones count.
+      if (wanted !== undefined && !wanted.has(token)) continue;
+      out.set(token, { trustlines: Number(b.doc_count), holders: num(b.holders, 'doc_count'), supply: num(b.supply) });
+    }
+  }
   return out;
 }
 
@@ -51,10 +71,11 @@ export async function readTrustLineStats(engine: IngestEngine): Promise<Map<stri
 export async function readTokenDates(
   engine: IngestEngine,
   within?: estypes.QueryDslQueryContainer,
+  target: ReadTarget = 'transactions',
 ): Promise<Map<string, { first: number; last: number }>> {
   const out = new Map<string, { first: number; last: number }>();
   const buckets = engine.composite(
-    'transactions',
+    target,
     { query: { bool: { filter: [{ exists: { field: '_tokens' } }, ...(within === undefined ? [] : [within])] } } },
     (page) => ({
       tokens: {
@@ -148,12 +169,13 @@ export async function readExchangeStats(
 export async function readLastXrpPrices(
   engine: IngestEngine,
   within?: estypes.QueryDslQueryContainer,
+  target: ReadTarget = 'transactions',
 ): Promise<Map<string, LastXrpPrice>> {
   const out = new Map<string, LastXrpPrice>();
   const against = { term: { '_exchanges.counter': 'XRP' } };
   const exchanged = { nested: { path: '_exchanges', query: against } };
   const buckets = engine.composite(
-    'transactions',
+    target,
     { query: within === undefined ? exchanged : { bool: { filter: [exchanged, within] } } },
     (page) =>
       exchangeTokens(
@@ -301,34 +323,62 @@ export async function readTomlCache(engine: IngestEngine): Promise<Map<string, T
 }
 
 /**
- * What each token's history says: its first and last transaction and its newest exchange against
- * XRP. A first run reads every indexed transaction; later runs (`since`: the ledgers indexed since
- * the last run) start from what the token documents recorded (`_history`) and read only the new
- * ledgers, older or newer, so a run costs what changed.
+ * What each token's history says (its first and last transaction and its newest exchange against
+ * XRP) and its trust lines' figures. A first run reads every indexed transaction and every live
+ * trust line. A later run (`since`: the ledgers indexed since the last run) starts from what the
+ * token documents recorded (`_history`, `trustlines`, `holders`, `supply`), reads only the new
+ * ledgers, older or newer, from their ranges, and counts again the trust lines of the tokens those
+ * ledgers touched (a trust line changes only through a transaction, which names its token in
+ * `_tokens`; a state snapshot makes the next run a first one): a run costs what changed, not the
+ * length of history nor the size of the state.
  */
 export async function readTokenHistory(
   engine: IngestEngine,
   since: readonly LedgerRange[] | undefined,
-): Promise<Pick<TokenInputs, 'dates' | 'lastXrpPrice'>> {
+): Promise<Pick<TokenInputs, 'dates' | 'lastXrpPrice' | 'lines'>> {
   if (since === undefined) {
-    const [dates, lastXrpPrice] = await Promise.all([readTokenDates(engine), readLastXrpPrices(engine)]);
-    return { dates, lastXrpPrice };
+    const [dates, lastXrpPrice, lines] = await Promise.all([
+      readTokenDates(engine),
+      readLastXrpPrices(engine),
+      readTrustLineStats(engine),
+    ]);
+    return { dates, lastXrpPrice, lines };
   }
   const dates: TokenInputs['dates'] = new Map();
   const lastXrpPrice: TokenInputs['lastXrpPrice'] = new Map();
-  for await (const hit of engine.scanAll<{ id: string; _history?: TokenHistory }>('tokens', {
-    _source: ['id', '_history'],
+  const lines: TokenInputs['lines'] = new Map();
+  let whole = true;
+  for await (const hit of engine.scanAll<StoredToken>('tokens', {
+    _source: ['id', '_history', 'trustlines', 'holders', 'supply'],
   })) {
-    const history = hit._source?._history;
-    if (hit._source === undefined || history === undefined) continue;
-    if (history.first !== null && history.last !== null)
-      dates.set(hit._source.id, { first: history.first, last: history.last });
-    if (history.xrp_price !== null)
-      lastXrpPrice.set(hit._source.id, { price: history.xrp_price, order: history.xrp_order ?? 0 });
+    const stored = hit._source;
+    if (stored === undefined) continue;
+    const history = stored._history;
+    if (history === undefined) whole = false;
+    else {
+      if (history.first !== null && history.last !== null)
+        dates.set(stored.id, { first: history.first, last: history.last });
+      if (history.xrp_price !== null)
+        lastXrpPrice.set(stored.id, { price: history.xrp_price, order: history.xrp_order ?? 0 });
+    }
+    if (
+      typeof stored.trustlines !== 'number' ||
+      typeof stored.holders !== 'number' ||
+      typeof stored.supply !== 'number'
+    )
+      whole = false;
+    else if (stored.trustlines > 0)
+      lines.set(stored.id, { trustlines: stored.trustlines, holders: stored.holders, supply: stored.supply });
   }
-  if (since.length === 0) return { dates, lastXrpPrice };
+  // Documents written before these fields were recorded: read everything once.
+  if (!whole) return readTokenHistory(engine, undefined);
+  if (since.length === 0) return { dates, lastXrpPrice, lines };
   const within = inLedgerRanges(since);
-  const [newDates, newPrices] = await Promise.all([readTokenDates(engine, within), readLastXrpPrices(engine, within)]);
+  const target = await engine.rangesHolding('transactions', since);
+  const [newDates, newPrices] = await Promise.all([
+    readTokenDates(engine, within, target),
+    readLastXrpPrices(engine, within, target),
+  ]);
   for (const [id, d] of newDates) {
     const known = dates.get(id);
     dates.set(
@@ -340,7 +390,23 @@ export async function readTokenHistory(
     const known = lastXrpPrice.get(id);
     if (known === undefined || p.order > known.order) lastXrpPrice.set(id, p);
   }
-  return { dates, lastXrpPrice };
+  const touched = [...newDates.keys()].sort();
+  const counted = await readTrustLineStats(engine, touched);
+  for (const id of touched) {
+    const stats = counted.get(id);
+    if (stats === undefined) lines.delete(id);
+    else lines.set(id, stats);
+  }
+  return { dates, lastXrpPrice, lines };
+}
+
+/** What a token document keeps for the next run. */
+interface StoredToken {
+  id: string;
+  _history?: TokenHistory;
+  trustlines?: number;
+  holders?: number;
+  supply?: number;
 }
 
 /** Everything the tokens data set is built from. */
@@ -350,8 +416,7 @@ export async function readTokenInputs(
   since: readonly LedgerRange[] | undefined,
   toml: Omit<TomlRefreshOptions, 'logger'> & { logger?: Logger },
 ): Promise<TokenInputs> {
-  const [lines, pools, { dates, lastXrpPrice }, day, week] = await Promise.all([
-    readTrustLineStats(engine),
+  const [pools, { dates, lastXrpPrice, lines }, day, week] = await Promise.all([
     readAmmPools(engine),
     readTokenHistory(engine, since),
     readExchangeStats(engine, asOf, WINDOWS['24h']),
