@@ -1,6 +1,6 @@
 /** The auction slot lasts 24 hours, split into 20 intervals of 72 minutes (XLS-30). */
 const AUCTION_SLOT_SECONDS = 24 * 3600;
-const AUCTION_INTERVALS = 20;
+export const AUCTION_INTERVALS = 20;
 
 /**
  * Which 72-minute interval of its 24 hours an auction slot is in at `now` (0-19), or undefined when

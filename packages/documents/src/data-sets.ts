@@ -105,7 +105,9 @@ export const FACT_DESCRIPTIONS: Record<'AMM' | 'XRP', Record<string, string>> = 
   AMM: {
     pools: 'AMM pools (AMM entries) in the indexed state.',
     pools_xrp: 'Pools with XRP as one of their two assets.',
-    xrp_locked: 'XRP held by AMM accounts, in XRP.',
+    xrp_locked: 'XRP held by the XRP pools (their AMM accounts), in XRP: the pools /amm/pools lists.',
+    xrp_pools_unindexed:
+      'XRP pools whose AMM account is not in the indexed state (history only partly indexed): their XRP is not in xrp_locked.',
     trading_fee_avg: 'Mean trading fee of the pools, in units of 1/100,000 (1000 = 1 %).',
     auction_slots_active: 'Pools whose auction slot is held and not expired at the newest indexed ledger.',
   },

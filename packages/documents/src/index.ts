@@ -11,7 +11,7 @@ export {
   xrpStringToDrops,
 } from './amount.js';
 export { AMOUNT_FIELDS } from './amount-fields.js';
-export { auctionTimeInterval } from './amm.js';
+export { AUCTION_INTERVALS, auctionTimeInterval } from './amm.js';
 export { type CtidParts, decodeCtid, encodeCtid, isCtid } from './ctid.js';
 export { decodeCurrency, isLpTokenCode, LP_TOKEN_CURRENCY } from './currency.js';
 export {

@@ -11,6 +11,11 @@ export function buildAmmPoolsQuery(limit: number, offset: number): estypes.Searc
   };
 }
 
+/** The live AMM entry of an AMM account (an account has at most one) (pure). */
+export function buildAmmOfAccountQuery(ammAccount: string): estypes.SearchRequest {
+  return { query: liveObjects('AMM', { term: { Account: ammAccount } }), size: 1 };
+}
+
 /** The AMM account's trust lines to the issuers of its pool's tokens (pure). */
 export function buildAmmLinesQuery(ammAccount: string, issuers: readonly string[]): estypes.SearchRequest {
   return {

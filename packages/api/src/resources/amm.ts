@@ -1,11 +1,11 @@
 import { NotFoundError } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
-import { buildAmmLinesQuery, buildAmmPoolsQuery } from '../queries/amm.js';
+import { buildAmmLinesQuery, buildAmmOfAccountQuery, buildAmmPoolsQuery } from '../queries/amm.js';
 import { issueOf, poolSide, shapeAmmInfo, shapeAmmPool, xrpOf, type PoolSide } from '../shapers/amm.js';
 import { latestLedger } from './ledgers.js';
 
-/** GET /amm/pools: a page of AMM pools with the XRP their accounts hold. */
+/** GET /amm/pools: a page of AMM pools with the XRP their accounts hold (null when not indexed). */
 export async function ammPools(engine: Engine, limit: number, offset: number): Promise<Json[]> {
   const found = await engine.search<Json>('objects', buildAmmPoolsQuery(limit, offset));
   const amms = found.hits.hits.map((h) => h._source ?? {});
@@ -13,18 +13,22 @@ export async function ammPools(engine: Engine, limit: number, offset: number): P
     'accounts',
     amms.map((a) => a.Account as string),
   );
-  return amms.map((amm) => shapeAmmPool(amm, xrpOf(roots.get(amm.Account as string) ?? {})));
+  return amms.map((amm) => shapeAmmPool(amm, xrpOf(roots.get(amm.Account as string))));
 }
 
-/** GET /amm/{AMM_ACCOUNT}: the pool's balances, LP token, auction slot and votes, as amm_info shows them. */
+/**
+ * GET /amm/{AMM_ACCOUNT}: the pool's balances, LP token, auction slot and votes, as amm_info shows
+ * them. The pool is the live AMM entry of that account (every pool `/amm/pools` lists answers
+ * here); a balance whose account root or trust line is not indexed is null, never zero.
+ */
 export async function ammInfo(engine: Engine, account: string): Promise<Json> {
-  const root = await engine.get<Json>('accounts', account);
-  const ammId = root?.AMMID;
-  if (root === undefined || root.deleted === true || typeof ammId !== 'string')
-    throw new NotFoundError(`${account} is not an AMM account in the indexed ledgers.`, { account });
-  const amm = await engine.get<Json>('objects', ammId);
-  if (amm === undefined || amm.deleted === true)
-    throw new NotFoundError(`The AMM of ${account} is not found in the indexed ledgers.`, { account });
+  const [root, found] = await Promise.all([
+    engine.get<Json>('accounts', account),
+    engine.search<Json>('objects', buildAmmOfAccountQuery(account)),
+  ]);
+  const amm = found.hits.hits[0]?._source;
+  if (amm === undefined)
+    throw new NotFoundError(`${account} is not the account of an AMM in the indexed ledgers.`, { account });
   const assets = [issueOf(amm.Asset), issueOf(amm.Asset2)];
   const issuers = assets.flatMap((a) => (a.issuer === undefined ? [] : [a.issuer]));
   const [lines, issuerRoots, latest] = await Promise.all([
@@ -37,10 +41,11 @@ export async function ammInfo(engine: Engine, account: string): Promise<Json> {
     latestLedger(engine),
   ]);
   const flagsOf = (issuer?: string): number => (issuer === undefined ? 0 : Number(issuerRoots.get(issuer)?.Flags ?? 0));
-  const [side1, side2] = assets.map((a) => poolSide(a, account, root, lines, flagsOf(a.issuer))) as [
+  const live = root === undefined || root.deleted === true ? undefined : root;
+  const [side1, side2] = assets.map((a) => poolSide(a, account, live, lines, flagsOf(a.issuer))) as [
     PoolSide,
     PoolSide,
   ];
-  // "Now" of the auction slot is the newest indexed ledger's close time.
-  return shapeAmmInfo(amm, side1, side2, latest.close_time);
+  // rippled computes the slot's interval at the ledger's parent close time.
+  return shapeAmmInfo(amm, side1, side2, latest.parent_close_time ?? latest.close_time);
 }

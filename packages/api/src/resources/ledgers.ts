@@ -16,16 +16,20 @@ const LATEST_TTL_MS = 500;
 export interface LatestLedger {
   ledger_index: number;
   close_time: number;
+  /** The close time of the ledger before it (rippled's parentCloseTime), when indexed with it. */
+  parent_close_time?: number;
 }
 
 export function latestLedger(engine: Engine): Promise<LatestLedger> {
   return engine.remember('latest-ledger', LATEST_TTL_MS, async () => {
     const found = await engine.searchNewest<LatestLedger>('ledgers', {
       ...buildLatestLedgersQuery(1),
-      _source: ['ledger_index', 'close_time'],
+      _source: ['ledger_index', 'close_time', 'parent_close_time'],
     });
     const newest = found[0]?._source;
-    return { ledger_index: newest?.ledger_index ?? 0, close_time: newest?.close_time ?? 0 };
+    const latest: LatestLedger = { ledger_index: newest?.ledger_index ?? 0, close_time: newest?.close_time ?? 0 };
+    if (typeof newest?.parent_close_time === 'number') latest.parent_close_time = newest.parent_close_time;
+    return latest;
   });
 }
 

@@ -63,6 +63,21 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
     const xrp = (await getJson(`${url}/fact/XRP`)).body as Record<string, string>;
     t.equal(xrp.total_supply, '99986441776.131104', 'total_coins of ledger 94084608, the newest fixture');
     t.match(await getJson(`${url}/fact/AMM/pools`), { status: 200, body: { value: '1' } });
+    // The AMM facts describe the pools /amm/pools lists: their number and the XRP their accounts hold.
+    const pools = (await getJson(`${url}/amm/pools?limit=100`)).body as {
+      Balance: number | null;
+      Asset: { currency?: string };
+    }[];
+    const amm = (await getJson(`${url}/fact/AMM`)).body as Record<string, string>;
+    t.equal(amm.pools, String(pools.length), 'fact/AMM counts the pools /amm/pools lists');
+    const xrpPools = pools.filter((p) => p.Asset.currency === 'XRP');
+    t.equal(amm.pools_xrp, String(xrpPools.length));
+    t.equal(amm.xrp_locked, '39866.687388', "the demo pool's XRP (rP5J7x4HyHKQUUfrfzvuq28iLwiKPf7yv5)");
+    t.equal(
+      Number(amm.xrp_locked),
+      xrpPools.reduce((s, p) => s + (p.Balance ?? 0), 0),
+    );
+    t.equal(amm.xrp_pools_unindexed, '0');
     t.match(await getJson(`${url}/fact/AMM/nothing`), { status: 404, body: { error: { code: 'NOT_FOUND' } } });
     t.match(await getJson(`${url}/fact/BTC`), { status: 400, body: { error: { code: 'INVALID_PARAMETER' } } });
   });

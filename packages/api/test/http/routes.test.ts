@@ -320,12 +320,13 @@ t.test('AMM info and the pool list', async (t) => {
         discounted_fee: 33,
         expiration: '2025-Feb-02 02:08:00.000000000 UTC',
         price: { currency: '03ED41506EA49D3D0F6B7C8212D3C5DA22C2C8B1', issuer: amm, value: '45000000' },
+        time_interval: 20,
       },
       lp_token: { currency: '03ED41506EA49D3D0F6B7C8212D3C5DA22C2C8B1', issuer: amm, value: '331012810971.4975' },
       trading_fee: 339,
       vote_slots: (info.body as { vote_slots: unknown[] }).vote_slots,
     },
-    'balances from the AMM account root and its trust line; the slot expired before the newest ledger',
+    'balances from the AMM account root and its trust line; the slot expired before the newest ledger: interval 20, as amm_info writes it',
   );
   const votes = (info.body as { vote_slots: { account: string; trading_fee: number; vote_weight: number }[] })
     .vote_slots;

@@ -2,6 +2,8 @@ import t from 'tap';
 import { auctionTimeInterval, rippledTimeText } from '@xle/documents';
 import { poolSide, shapeAmmInfo, shapeAmmPool } from '../../src/shapers/amm.js';
 
+type Json = Record<string, unknown>;
+
 const AMM = 'rP5J7x4HyHKQUUfrfzvuq28iLwiKPf7yv5';
 const ISSUER = 'rwCq6TENSo3Hh9LKipXnLaxaeXBXKubqki';
 const PONGO = '504F4E474F000000000000000000000000000000';
@@ -42,7 +44,8 @@ t.test('pool sides: XRP in drops, a token from the AMM side of its trust line, f
   t.equal(poolSide(token, AMM, root, [line(0x00400000)]).frozen, true, 'the issuer (low side) froze the line');
   t.equal(poolSide(token, AMM, root, [line(0x00800000)]).frozen, false, "the AMM's own freeze flag is not a freeze");
   t.equal(poolSide(token, AMM, root, [line(0)], 0x00400000).frozen, true, 'a global freeze of the issuer');
-  t.same(poolSide(token, AMM, root, []).amount, { currency: PONGO, issuer: ISSUER, value: '0' }, 'no line, no holding');
+  t.same(poolSide(token, AMM, root, []).amount, null, 'no indexed line: unknown, not zero');
+  t.same(poolSide({ currency: 'XRP' }, AMM, undefined, []).amount, null, 'no indexed account root: unknown XRP');
 });
 
 t.test('AMM info and pool shapes', async (t) => {
@@ -86,6 +89,18 @@ t.test('AMM info and pool shapes', async (t) => {
     trading_fee: 339,
     vote_slots: [{ account: ISSUER, trading_fee: 0, vote_weight: 100000 }],
   });
+  const expired = shapeAmmInfo(amm, { amount: '1' }, { amount: null }, 791777280) as {
+    auction_slot: Json;
+    amount2: unknown;
+  };
+  t.equal(expired.auction_slot.time_interval, 20, 'an expired slot is in the 20th interval, as amm_info says');
+  t.equal(expired.amount2, null, 'an unknown side stays null');
+  const { Account: _owner, ...unowned } = amm.AuctionSlot;
+  t.notOk(
+    'auction_slot' in shapeAmmInfo({ ...amm, AuctionSlot: unowned }, { amount: '1' }, { amount: '2' }, 0),
+    'a slot nobody holds is not shown, as amm_info does',
+  );
+  t.equal(shapeAmmPool(amm, null).Balance, null, 'an unindexed pool account: Balance null');
   const pool = shapeAmmPool(amm, 39866.687388);
   t.match(pool, {
     Account: AMM,

@@ -18,7 +18,23 @@ export interface FactInputs {
   inEscrow: number;
   inPayChannels: { amount: number; balance: number };
   brackets: { accounts: number; balance: number }[];
-  amm: { pools: number; poolsXrp: number; xrpLocked: number; tradingFeeAvg: number | null; auctionSlotsActive: number };
+  amm: AmmFacts;
+}
+
+/**
+ * The AMM facts, all from the live AMM entries (the pools `/amm/pools` lists): the XRP locked is
+ * the balance of each XRP pool's account; a pool whose account is not in the indexed state (its
+ * history only partly indexed) is counted apart, never as zero XRP.
+ */
+export interface AmmFacts {
+  pools: number;
+  poolsXrp: number;
+  /** XRP, an exact decimal string. */
+  xrpLocked: string;
+  xrpPoolsUnindexed: number;
+  /** Σ TradingFee of the pools (the mean is taken when the facts are built). */
+  tradingFeeSum: number;
+  auctionSlotsActive: number;
 }
 
 /** XRP amounts to 6 decimals (drops), as decimal strings without exponent. */
@@ -48,11 +64,12 @@ export function buildFactDocs(inputs: FactInputs, asOf: AsOf): DataSetDocument[]
   facts.push(
     ['AMM', 'pools', String(amm.pools)],
     ['AMM', 'pools_xrp', String(amm.poolsXrp)],
-    ['AMM', 'xrp_locked', xrp(amm.xrpLocked)],
+    ['AMM', 'xrp_locked', amm.xrpLocked],
+    ['AMM', 'xrp_pools_unindexed', String(amm.xrpPoolsUnindexed)],
     [
       'AMM',
       'trading_fee_avg',
-      amm.tradingFeeAvg === null ? '0' : new BigNumber(amm.tradingFeeAvg).decimalPlaces(2).toFixed(),
+      amm.pools === 0 ? '0' : new BigNumber(amm.tradingFeeSum).div(amm.pools).decimalPlaces(2).toFixed(),
     ],
     ['AMM', 'auction_slots_active', String(amm.auctionSlotsActive)],
   );
@@ -81,7 +98,7 @@ interface CountAgg {
 /** Reads the facts' inputs with aggregations over the indexed accounts and ledger objects. */
 export async function readFactInputs(engine: IngestEngine, asOf: AsOf): Promise<FactInputs> {
   const rippleNow = Math.floor(Date.parse(asOf.close_time) / 1000) - RIPPLE_EPOCH_OFFSET;
-  const [objectAggs, accountAggs, slotsActive] = await Promise.all([
+  const [objectAggs, accountAggs, amm] = await Promise.all([
     engine.search('objects', {
       size: 0,
       query: { bool: { filter: [live] } },
@@ -96,20 +113,6 @@ export async function readFactInputs(engine: IngestEngine, asOf: AsOf): Promise<
             bool: { filter: [{ term: { LedgerEntryType: 'PayChannel' } }, { term: { 'Amount.native': true } }] },
           },
           aggs: { amount: { sum: { field: 'Amount._value' } }, balance: { sum: { field: 'Balance._value' } } },
-        },
-        amm: {
-          filter: { term: { LedgerEntryType: 'AMM' } },
-          aggs: {
-            xrp: {
-              filter: {
-                bool: {
-                  should: [{ term: { 'Asset.native': true } }, { term: { 'Asset2.native': true } }],
-                  minimum_should_match: 1,
-                },
-              },
-            },
-            fee: { avg: { field: 'TradingFee' } },
-          },
         },
       },
     }),
@@ -129,19 +132,16 @@ export async function readFactInputs(engine: IngestEngine, asOf: AsOf): Promise<
           },
           aggs: { balance: { sum: { field: 'Balance._value' } } },
         },
-        amm: { filter: { exists: { field: 'AMMID' } }, aggs: { xrp: { sum: { field: 'Balance._value' } } } },
       },
     }),
-    countActiveAuctionSlots(engine, rippleNow),
+    readAmmFacts(engine, rippleNow),
   ]);
   const o = objectAggs.aggregations as Record<string, unknown>;
   const a = accountAggs.aggregations as Record<string, unknown>;
   const typeBuckets = (o.types as { buckets: { key: string; doc_count: number }[] }).buckets;
   const escrow = o.escrow as CountAgg & { xrp: SumAgg };
   const channels = o.channels as CountAgg & { amount: SumAgg; balance: SumAgg };
-  const amm = o.amm as CountAgg & { xrp: CountAgg; fee: SumAgg };
   const brackets = (a.brackets as { buckets: (CountAgg & { balance: SumAgg })[] }).buckets;
-  const ammAccountsAgg = a.amm as CountAgg & { xrp: SumAgg };
   return {
     objectCounts: Object.fromEntries(typeBuckets.map((b) => [b.key, b.doc_count])),
     totalCoinsDrops: asOf.total_coins,
@@ -151,29 +151,73 @@ export async function readFactInputs(engine: IngestEngine, asOf: AsOf): Promise<
     inEscrow: escrow.xrp.value ?? 0,
     inPayChannels: { amount: channels.amount.value ?? 0, balance: channels.balance.value ?? 0 },
     brackets: brackets.map((b) => ({ accounts: b.doc_count, balance: b.balance.value ?? 0 })),
-    amm: {
-      pools: amm.doc_count,
-      poolsXrp: amm.xrp.doc_count,
-      xrpLocked: ammAccountsAgg.xrp.value ?? 0,
-      tradingFeeAvg: amm.fee.value,
-      auctionSlotsActive: slotsActive,
-    },
+    amm,
   };
 }
 
+/** Pool accounts looked up at once. */
+const ACCOUNTS_AT_ONCE = 1000;
+
+interface AmmEntry {
+  Account?: string;
+  Asset?: { native?: boolean };
+  Asset2?: { native?: boolean };
+  TradingFee?: number;
+  AuctionSlot?: { Account?: string; Expiration?: number };
+}
+
 /**
- * AMMs whose auction slot expires after `now`. AuctionSlot is a flattened field, which ranges
- * compare as text, so the expirations are read and compared here, a page of pools at a time.
+ * The AMM facts from the live AMM entries, a page of pools at a time, and the balances of the XRP
+ * pools' accounts (in XRP, exact). AuctionSlot is a flattened field, which ranges compare as text,
+ * so expirations are compared here: a slot is active when held and expiring after `now`.
  */
-async function countActiveAuctionSlots(engine: IngestEngine, now: number): Promise<number> {
-  let active = 0;
-  const slots = engine.scan<{ AuctionSlot?: { Expiration?: number } }>('objects', {
-    query: {
-      bool: { filter: [live, { term: { LedgerEntryType: 'AMM' } }, { exists: { field: 'AuctionSlot.Account' } }] },
-    },
+async function readAmmFacts(engine: IngestEngine, now: number): Promise<AmmFacts> {
+  const facts: AmmFacts = {
+    pools: 0,
+    poolsXrp: 0,
+    xrpLocked: '0',
+    xrpPoolsUnindexed: 0,
+    tradingFeeSum: 0,
+    auctionSlotsActive: 0,
+  };
+  const xrpPools: string[] = [];
+  const pools = engine.scan<AmmEntry>('objects', {
+    query: { bool: { filter: [live, { term: { LedgerEntryType: 'AMM' } }] } },
     sort: [{ index: 'asc' }],
-    _source: ['AuctionSlot.Expiration'],
+    _source: [
+      'Account',
+      'Asset.native',
+      'Asset2.native',
+      'TradingFee',
+      'AuctionSlot.Account',
+      'AuctionSlot.Expiration',
+    ],
   });
-  for await (const hit of slots) if (Number(hit._source?.AuctionSlot?.Expiration ?? 0) > now) active += 1;
-  return active;
+  for await (const hit of pools) {
+    const pool = hit._source ?? {};
+    facts.pools += 1;
+    facts.tradingFeeSum += Number(pool.TradingFee ?? 0);
+    const slot = pool.AuctionSlot;
+    if (slot?.Account !== undefined && Number(slot.Expiration ?? 0) > now) facts.auctionSlotsActive += 1;
+    if ((pool.Asset?.native === true || pool.Asset2?.native === true) && typeof pool.Account === 'string') {
+      facts.poolsXrp += 1;
+      xrpPools.push(pool.Account);
+    }
+  }
+  let locked = new BigNumber(0);
+  for (let at = 0; at < xrpPools.length; at += ACCOUNTS_AT_ONCE) {
+    const chunk = xrpPools.slice(at, at + ACCOUNTS_AT_ONCE);
+    const roots = await engine.mget<{ Balance?: { value?: string }; deleted?: boolean }>('accounts', chunk, [
+      'Balance.value',
+      'deleted',
+    ]);
+    for (const account of chunk) {
+      const root = roots.get(account);
+      const balance = root?.deleted === true ? undefined : root?.Balance?.value;
+      if (balance === undefined) facts.xrpPoolsUnindexed += 1;
+      else locked = locked.plus(balance);
+    }
+  }
+  facts.xrpLocked = locked.toFixed();
+  return facts;
 }

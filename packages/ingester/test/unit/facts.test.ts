@@ -11,7 +11,14 @@ const inputs: FactInputs = {
   inEscrow: 100,
   inPayChannels: { amount: 100, balance: 78.241262 },
   brackets: XRP_BRACKETS.map((_, i) => ({ accounts: i, balance: i * 1.5 })),
-  amm: { pools: 2, poolsXrp: 1, xrpLocked: 983238.85477, tradingFeeAvg: 339.5, auctionSlotsActive: 0 },
+  amm: {
+    pools: 2,
+    poolsXrp: 1,
+    xrpLocked: '39866.687388',
+    xrpPoolsUnindexed: 0,
+    tradingFeeSum: 679,
+    auctionSlotsActive: 0,
+  },
 };
 
 t.test('every fact is documented, every listed object type present, values decimal strings', async (t) => {
@@ -32,6 +39,14 @@ t.test('every fact is documented, every listed object type present, values decim
   t.equal(byId.get('XRP.accounts_100000000_plus')?.value, '8');
   t.equal(byId.get('XRP.balance_0_20')?.value, '0');
   t.equal(byId.get('AMM.trading_fee_avg')?.value, '339.5');
+  t.equal(byId.get('AMM.xrp_locked')?.value, '39866.687388', 'the XRP pools hold, exact');
+  t.equal(
+    buildFactDocs({ ...inputs, amm: { ...inputs.amm, pools: 0, tradingFeeSum: 0 } }, asOf).find(
+      (d) => d._id === 'AMM.trading_fee_avg',
+    )?.doc.value,
+    '0',
+    'no pool: a mean of 0, not NaN',
+  );
   t.same(byId.get('AMM.pools'), {
     namespace: 'AMM',
     fact_id: 'pools',

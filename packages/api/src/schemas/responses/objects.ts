@@ -93,7 +93,10 @@ export const AmmPool = OpenObject(
     ),
     LedgerEntryType: Type.Literal('AMM'),
     index: Hash,
-    Balance: Type.Number({ description: 'XRP the AMM account holds, in XRP (not drops).' }),
+    Balance: Nullable(
+      Type.Number(),
+      'XRP the AMM account holds, in XRP (not drops); null when the account is not in the indexed state (history only partly indexed).',
+    ),
   },
   'An AMM pool: the AMM ledger entry with `Balance`, the XRP its account holds (in XRP).',
 );
@@ -105,8 +108,14 @@ export const AmmPools = Type.Array(AmmPool, { description: 'AMM pools, ordered b
 export const AmmInfo = OpenObject(
   {
     account: Address,
-    amount: Amount,
-    amount2: Amount,
+    amount: Nullable(
+      Amount,
+      'What the pool holds of its first asset (drops when XRP); null when the AMM account or its trust line is not in the indexed state (history only partly indexed): unknown, not zero.',
+    ),
+    amount2: Nullable(
+      Amount,
+      'What the pool holds of its second asset; null when not in the indexed state, as `amount`.',
+    ),
     asset_frozen: Type.Optional(
       Type.Boolean({ description: 'Whether the issuer froze the first asset; absent when it is XRP.' }),
     ),
@@ -122,12 +131,10 @@ export const AmmInfo = OpenObject(
             description: 'When the slot expires, as rippled prints it (`2025-Feb-02 02:08:00.000000000 UTC`).',
           }),
           price: IssuedAmount,
-          time_interval: Type.Optional(
-            Integer(
-              'Which of the 20 intervals of the 24-hour slot is current (0-19); absent when the slot has expired ' +
-                'as of the newest indexed ledger, as amm_info omits it.',
-              { minimum: 0, maximum: 19 },
-            ),
+          time_interval: Integer(
+            'Which of the 20 intervals of the 24-hour slot is current (0-19) at the newest indexed ledger’s parent ' +
+              'close time; 20 once the slot has expired, as rippled’s amm_info writes it.',
+            { minimum: 0, maximum: 20 },
           ),
           auth_accounts: Type.Optional(
             Type.Array(OpenObject({ account: Address }), {
@@ -135,7 +142,7 @@ export const AmmInfo = OpenObject(
             }),
           ),
         },
-        'The auction slot; absent when the pool has none.',
+        'The auction slot; absent when nobody holds it (amm_info shows a slot with an owner only).',
       ),
     ),
     lp_token: IssuedAmount,
