@@ -16,6 +16,7 @@ import {
   type IndexNaming,
   type ReadEngine,
 } from '@xle/core';
+import { mergeSearchable, searchableFields, type SearchableFields } from './dsl-fields.js';
 import { schemaFromMapping, type FieldInfo, type TableSchema } from './sql/schema.js';
 
 /**
@@ -45,7 +46,7 @@ const SCHEMA_TTL_MS = 60_000;
  * every read through the process's one read engine (core's ReadEngine) under the search budget.
  */
 export class SearchEngine {
-  private readonly schemas = new Map<IndexKind, { schema: TableSchema; at: number }>();
+  private readonly schemas = new Map<IndexKind, { schema: TableSchema; fields: SearchableFields; at: number }>();
 
   constructor(
     private readonly read: ReadEngine,
@@ -91,20 +92,31 @@ export class SearchEngine {
 
   /** Leaf fields of a table, from its live mapping. */
   async schema(kind: IndexKind): Promise<TableSchema> {
+    return (await this.mapping(kind)).schema;
+  }
+
+  /** The names a search body may query in a table, from its live mapping (see dsl-fields.ts). */
+  async fields(kind: IndexKind): Promise<SearchableFields> {
+    return (await this.mapping(kind)).fields;
+  }
+
+  private async mapping(kind: IndexKind): Promise<{ schema: TableSchema; fields: SearchableFields }> {
     const cached = this.schemas.get(kind);
-    if (cached !== undefined && performance.now() - cached.at < SCHEMA_TTL_MS) return cached.schema;
+    if (cached !== undefined && performance.now() - cached.at < SCHEMA_TTL_MS) return cached;
     const index = this.index(kind);
     const answer = await this.read.client.indices.getMapping({ index });
     // A ranged kind answers one mapping per range index: a field is a column if any range maps it
     // (the same template made them all; a range not yet rebuilt may lack a newer field).
     const schema = new Map<string, FieldInfo>();
-    for (const { mappings } of Object.values(answer))
-      for (const [path, info] of schemaFromMapping(
-        (mappings.properties ?? {}) as Parameters<typeof schemaFromMapping>[0],
-      ))
-        if (!schema.has(path)) schema.set(path, info);
-    this.schemas.set(kind, { schema, at: performance.now() });
-    return schema;
+    const searchable: SearchableFields[] = [];
+    for (const { mappings } of Object.values(answer)) {
+      const properties = (mappings.properties ?? {}) as Parameters<typeof schemaFromMapping>[0];
+      for (const [path, info] of schemaFromMapping(properties)) if (!schema.has(path)) schema.set(path, info);
+      searchable.push(searchableFields(properties as Parameters<typeof searchableFields>[0]));
+    }
+    const entry = { schema, fields: mergeSearchable(searchable), at: performance.now() };
+    this.schemas.set(kind, entry);
+    return entry;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Context } from 'koa';
 import { BadRequestError, ErrorCode, type IndexKind } from '@xle/core';
+import { checkFields } from './dsl-fields.js';
 import { checkSearchBody, type SearchLimits } from './dsl-guard.js';
 import type { SearchEngine } from './engine.js';
 import type { TokenSealer } from './tokens.js';
@@ -73,6 +74,8 @@ export async function runSearch(
     request.pit = { id: sealer.open<string>('pit', pit.id, 'pit.id'), keep_alive: pit.keep_alive ?? '1m' };
     kind = undefined;
   }
+  // A point in time fixes its index, which its sealed id does not name: its fields are the engine's to check.
+  if (kind !== undefined) checkFields(body, index ?? 'transactions', await engine.fields(kind));
   return shapeSearchAnswer(engine, sealer, await engine.search(kind, request, signal));
 }
 

@@ -190,6 +190,72 @@ t.test('passing bodies reach the engine unchanged and come back in the search en
   );
 });
 
+t.test('a body that names a field the index does not have is a 400 naming it and the closest fields', async (t) => {
+  const typo = await post(`${base}/search`, { query: { term: { Acount: 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y' } } });
+  t.equal(typo.status, 400, 'a typo is not an empty result');
+  t.match(typo.json, {
+    error: {
+      code: 'INVALID_QUERY',
+      message: /Acount .*did you mean Account/,
+      details: { path: '$.query.term.Acount', field: 'Acount' },
+    },
+  });
+  t.equal(
+    (typo.json as { error: { details: { closest: string[] } } }).error.details.closest[0],
+    'Account',
+    'the closest mapped name first',
+  );
+  const stored = await post(`${base}/search`, {
+    query: { term: { 'meta.AffectedNodes.ModifiedNode.FinalFields.Account': 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y' } },
+  });
+  t.equal(stored.status, 400);
+  t.match(stored.json, {
+    error: {
+      code: 'INVALID_QUERY',
+      message: /kept in the transactions documents but not indexed: query meta\._objects/,
+      details: { stored_only: 'meta.AffectedNodes' },
+    },
+  });
+  const cases: [string, unknown, string][] = [
+    ['sort', { sort: [{ ledger_idx: 'desc' }] }, '$.sort[0].ledger_idx'],
+    ['aggregation', { aggs: { a: { terms: { field: 'TransactionTyp' } } } }, '$.aggs.a.terms.field'],
+    [
+      'nested bool',
+      { query: { bool: { filter: [{ bool: { must_not: [{ exists: { field: 'Destinaton' } }] } }] } } },
+      '$.query.bool.filter[0].bool.must_not[0].exists.field',
+    ],
+    ['post_filter', { post_filter: { range: { ledger: { gte: 1 } } } }, '$.post_filter.range.ledger'],
+    [
+      'composite source',
+      { aggs: { c: { composite: { sources: [{ k: { terms: { field: 'Acount' } } }] } } } },
+      '$.aggs.c.composite.sources[0].k.terms.field',
+    ],
+  ];
+  for (const [what, body, path] of cases) {
+    const answer = await post(`${base}/search`, body);
+    t.match(answer, { status: 400, json: { error: { code: 'INVALID_QUERY', details: { path } } } }, what);
+  }
+  // What stays valid: mapped fields and their multi-fields, objects for exists, nested paths,
+  // patterns, metadata fields, a sort that declares the field may be unmapped, other indices' fields.
+  const valid: [string, unknown][] = [
+    ['object exists', { query: { exists: { field: 'Amount' } } }],
+    ['leaf of an amount', { query: { range: { 'Amount._value': { gt: 1 } } } }],
+    ['pattern', { query: { exists: { field: 'Memos*' } } }],
+    ['nested', { query: { nested: { path: '_exchanges', query: { term: { '_exchanges.counter': 'XRP' } } } } }],
+    ['metadata', { sort: ['_doc', { _score: 'desc' }], query: { ids: { values: ['A'] } } }],
+    ['unmapped_type', { sort: [{ NoSuchField: { order: 'asc', unmapped_type: 'long' } }] }],
+    ['stored meta objects', { query: { terms: { 'meta._types': ['AMM'] } } }],
+  ];
+  for (const [what, body] of valid) t.equal((await post(`${base}/search`, body)).status, 200, what);
+  const ledgers = await post(`${base}/search?index=ledgers`, { query: { term: { Account: 'x' } } });
+  t.match(
+    ledgers,
+    { status: 400, json: { error: { details: { field: 'Account' } } } },
+    'checked against its own index',
+  );
+  t.equal((await post(`${base}/search?index=accounts`, { query: { term: { Account: 'x' } } })).status, 200);
+});
+
 t.test('a point in time opened here pages a search, and only signed ids are accepted', async (t) => {
   const opened = await post(`${base}/search/pit?keep_alive=1m`, {});
   t.equal(opened.status, 200);
