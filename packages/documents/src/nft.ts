@@ -62,6 +62,14 @@ export interface NftChange {
   id: string;
   version: number;
   doc: NftDoc;
+  /**
+   * Seen on a page the transaction modified, not changed by it: where the token is as of that
+   * transaction, as a state snapshot would say (no transaction: `tx_hash` and `_date` null). Like
+   * every write of the nfts index it is versioned by ledger order, so the newest thing known of a
+   * token wins in any order of ingestion, and a token whose mint lies in ledgers not indexed is
+   * still listed with its owner.
+   */
+  observed?: true;
 }
 
 /** One NFToken as a page holds it: its id and URI. */
@@ -95,6 +103,17 @@ interface Holding {
  * burned (or sent: then it is present after under its new owner).
  */
 function pageDiff(meta: Json): Map<string, { before?: Holding; after?: Holding }> {
+  return pageHoldings(meta).changed;
+}
+
+/**
+ * Every NFToken on the pages a transaction touched: those it changed (`changed`, see pageDiff)
+ * and those that sat on a page it modified without changing (`unchanged`: where each is, after it).
+ */
+function pageHoldings(meta: Json): {
+  changed: Map<string, { before?: Holding; after?: Holding }>;
+  unchanged: Map<string, Holding>;
+} {
   const diff = new Map<string, { before?: Holding; after?: Holding }>();
   const place = (side: 'before' | 'after', owner: string, tokens: PageToken[]): void => {
     for (const token of tokens) {
@@ -117,10 +136,13 @@ function pageDiff(meta: Json): Map<string, { before?: Holding; after?: Holding }
       if (kind === 'ModifiedNode') place('after', owner, pageTokens(final.NFTokens));
     }
   }
+  const unchanged = new Map<string, Holding>();
   for (const [id, { before, after }] of diff)
-    if (before !== undefined && after !== undefined && before.owner === after.owner && before.uri === after.uri)
+    if (before !== undefined && after !== undefined && before.owner === after.owner && before.uri === after.uri) {
       diff.delete(id);
-  return diff;
+      unchanged.set(id, after);
+    }
+  return { changed: diff, unchanged };
 }
 
 /**
@@ -183,8 +205,10 @@ function nftDoc(
 /**
  * The nfts-index writes of one transaction (pure): one document per NFToken its NFTokenPage
  * changes minted, moved, burned or modified, as it is after the transaction, versioned by ledger
- * order (ledger index, transaction index) so a replay never overwrites newer state. `tx` carries
- * `_date` (the close time, ISO).
+ * order (ledger index, transaction index) so a replay never overwrites newer state; and one
+ * observation per token that sat unchanged on a page it modified (see NftChange.observed), so that
+ * an owner's tokens minted in ledgers not indexed yet are still listed. `tx` carries `_date` (the
+ * close time, ISO). A batch writes only the newest of each token's writes (newestWrites).
  */
 export function nftChanges(tx: Json, ledgerIndex: number): NftChange[] {
   const meta = (isRecord(tx.metaData) ? tx.metaData : isRecord(tx.meta) ? tx.meta : {}) as Json;
@@ -195,11 +219,20 @@ export function nftChanges(tx: Json, ledgerIndex: number): NftChange[] {
     date: typeof tx._date === 'string' ? tx._date : null,
   };
   const changes: NftChange[] = [];
-  for (const [id, { before, after }] of pageDiff(meta))
+  const { changed, unchanged } = pageHoldings(meta);
+  for (const [id, { before, after }] of changed)
     changes.push({
       id,
       version: changeVersion(ledgerIndex, txIndex),
       doc: nftDoc(id, after ?? before, after === undefined, at),
+    });
+  // As a snapshot of those pages: no transaction changed these tokens.
+  for (const [id, holding] of unchanged)
+    changes.push({
+      id,
+      version: changeVersion(ledgerIndex, txIndex),
+      doc: nftDoc(id, holding, false, { ledgerIndex, txHash: null, date: null }),
+      observed: true,
     });
   return changes;
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { nftIdentity, transformTransaction, type Json } from '@xle/documents';
+import { nftIdentity, pageOwner, transformTransaction, type Json } from '@xle/documents';
 import { ledgerWrites } from '@xle/ingester';
 import { readTransactionFixtures } from '@xle/test-helpers';
 import { engineOf, fixtureLedgers, getJson, loadedIndices, serve } from '../fixtures/serve.js';
@@ -135,6 +135,48 @@ t.test('the ledger fixtures mints: history, list, paging', async (t) => {
   t.ok(ofTaxon.nfts.length > 0 && ofTaxon.nfts.every((n) => n.nft_taxon === taxon), 'one taxon only');
   const burnedOnly = (await getJson(`${base}/nfts?issuer=${issuer}&burned=true`)).body as { nfts: Json[] };
   t.ok(burnedOnly.nfts.every((n) => n.is_burned === true));
+});
+
+t.test("every NFT on a live page is in its issuer's list, with the page's owner", async (t) => {
+  // Independently of the nfts index: the tokens the live NFTokenPages of the objects index hold.
+  const pages = await target.client.search<{ index: string; NFTokens?: { NFToken: { NFTokenID: string } }[] }>({
+    index: engine.index('objects'),
+    query: { bool: { filter: [{ term: { LedgerEntryType: 'NFTokenPage' } }, { term: { deleted: false } }] } },
+    size: 10_000,
+    _source: ['index', 'NFTokens'],
+  });
+  const held = new Map<string, string>();
+  for (const hit of pages.hits.hits)
+    for (const { NFToken } of hit._source?.NFTokens ?? []) held.set(NFToken.NFTokenID, hit._source!.index);
+  const byIssuer = new Map<string, string[]>();
+  for (const id of held.keys()) {
+    const issuer = nftIdentity(id).Issuer;
+    byIssuer.set(issuer, [...(byIssuer.get(issuer) ?? []), id]);
+  }
+  t.ok(held.size >= 60, `${held.size} NFTs on live pages, of ${byIssuer.size} issuers`);
+  const rnf = byIssuer.get('rnfT2RATvTDqFTeBbJuERK21r4NWYdrops') ?? [];
+  t.ok(
+    rnf.length >= 60,
+    `${rnf.length} NFTs of rnfT2RATvTDqFTeBbJuERK21r4NWYdrops, most minted in ledgers not indexed`,
+  );
+  for (const [issuer, ids] of byIssuer) {
+    const listed = new Map<string, Json>();
+    let marker: string | undefined;
+    do {
+      const page = (
+        await getJson(`${base}/nfts?issuer=${issuer}&limit=400${marker === undefined ? '' : `&marker=${marker}`}`)
+      ).body as { nfts: Json[]; marker?: string };
+      for (const nft of page.nfts) listed.set(String(nft.nft_id), nft);
+      marker = page.marker;
+    } while (marker !== undefined);
+    const missing = ids.filter((id) => !listed.has(id));
+    t.same(missing, [], `${issuer}: every NFT on a live page is listed`);
+    // A token burned later (its burn indexed, the moves before it not) stays on a stale page.
+    const wrongOwner = ids.filter(
+      (id) => listed.get(id)?.is_burned !== true && listed.get(id)?.owner !== pageOwner(held.get(id)!),
+    );
+    t.same(wrongOwner, [], `${issuer}: each live one listed with the owner of its page`);
+  }
 });
 
 t.test('burned NFTs are listed as burned, with their last owner', async (t) => {

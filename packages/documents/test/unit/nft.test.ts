@@ -26,7 +26,12 @@ function fixtureTx(path: string): Json {
       };
 }
 
-function touchedAndChanged(path: string): { touched: string[]; changes: ReturnType<typeof nftChanges>; tx: Json } {
+function touchedAndChanged(path: string): {
+  touched: string[];
+  changes: ReturnType<typeof nftChanges>;
+  observed: ReturnType<typeof nftChanges>;
+  tx: Json;
+} {
   const tx = fixtureTx(path);
   // rippled's `tx` gives `date` in seconds since the XRPL epoch; some recordings hold it as ISO text.
   const closeTime = typeof tx.date === 'number' ? tx.date : Date.parse(String(tx.date)) / 1000 - 946_684_800;
@@ -34,7 +39,8 @@ function touchedAndChanged(path: string): { touched: string[]; changes: ReturnTy
   return {
     tx,
     touched: (doc._nftokens as string[] | undefined) ?? [],
-    changes: nftChanges({ ...tx, _date: doc._date }, Number(tx.ledger_index)),
+    changes: nftChanges({ ...tx, _date: doc._date }, Number(tx.ledger_index)).filter((c) => c.observed !== true),
+    observed: nftChanges({ ...tx, _date: doc._date }, Number(tx.ledger_index)).filter((c) => c.observed === true),
   };
 }
 
@@ -57,7 +63,7 @@ t.test('an NFToken id decodes to what XLS-20 packs in it', async (t) => {
 
 t.test('a mint that splits its page changes only the minted token', async (t) => {
   // tx14: NFTokenMint whose page was full: three NFTokenPages in the metadata.
-  const { touched, changes, tx } = touchedAndChanged('xrplwin-nft-mutation-parser/tx14.json');
+  const { touched, changes, observed, tx } = touchedAndChanged('xrplwin-nft-mutation-parser/tx14.json');
   // Recorded before rippled added meta.nftoken_id: the minted token is the one no page held before.
   const meta = tx.meta as Json;
   t.equal(meta.nftoken_id, undefined);
@@ -88,6 +94,11 @@ t.test('a mint that splits its page changes only the minted token', async (t) =>
       ledger_index: tx.ledger_index,
     },
   });
+  // The tokens that only moved between the minter's pages are seen, not changed: observations of
+  // where they are, written only where nothing else is known of them.
+  t.same(observed.map((c) => c.id).sort(), [...heldBefore].sort(), 'every token held before is observed');
+  for (const c of observed)
+    t.match(c, { version: changes[0]?.version, doc: { Owner: tx.Account, is_burned: false, tx_hash: null } });
 });
 
 t.test('a burn that deletes a page: burned, with its last owner', async (t) => {
