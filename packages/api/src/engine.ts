@@ -250,6 +250,15 @@ export class Engine {
     return this.read.rawHits(request, { ...walk, pit: { index: kinds.map((k) => this.index(k)), keepAlive } });
   }
 
+  /** Every hit of a search of one kind, a page at a time (see ReadEngine.hits: the sort must be unique). */
+  hits<T>(
+    kind: IndexKind,
+    request: estypes.SearchRequest,
+    options: Omit<HitWalkOptions, 'pit'> = {},
+  ): AsyncGenerator<HitPage<estypes.SearchHit<T>>> {
+    return this.read.hits<T>({ ...request, index: this.index(kind) }, options);
+  }
+
   /** Documents by id from this process's one cache (see ReadEngine.mgetCached). */
   async mgetCached<T>(
     kind: SingleIndexKind,

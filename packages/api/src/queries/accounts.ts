@@ -3,6 +3,26 @@ import type { estypes } from '@elastic/elasticsearch';
 /** Most ledger objects one account answer lists. */
 export const MAX_OBJECTS = 10000;
 
+/** Items an account list answers per page: by default, and at most (`limit`). */
+export const LIST_LIMIT = { default: 200, max: 1000 } as const;
+
+/**
+ * One page of a list in a unique sort order (pure): `limit` + 1 hits (the extra one says whether
+ * a next page exists), after the sort values a marker carried; no total is counted.
+ */
+export function pageOf(
+  request: estypes.SearchRequest,
+  limit: number,
+  after?: estypes.FieldValue[],
+): estypes.SearchRequest {
+  return {
+    ...request,
+    size: limit + 1,
+    track_total_hits: false,
+    ...(after === undefined ? {} : { search_after: after }),
+  };
+}
+
 /** Live (not deleted) ledger objects of one type, narrowed by `extra` filters (pure). */
 export function liveObjects(type: string, ...extra: estypes.QueryDslQueryContainer[]): estypes.QueryDslQueryContainer {
   return { bool: { filter: [{ term: { LedgerEntryType: type } }, { term: { deleted: false } }, ...extra] } };
@@ -29,11 +49,14 @@ export function buildOwnedObjectsQuery(account: string, type: string): estypes.S
   return buildAccountObjectsQuery(account, type, [{ term: { Account: account } }]);
 }
 
-/** The accounts an account activated, oldest first, with their activation fields only (pure). */
+/**
+ * The accounts an account activated, oldest first (an account is activated once: the address
+ * breaks ties within a ledger), with their activation fields only (pure).
+ */
 export function buildActivationsQuery(account: string): estypes.SearchRequest {
   return {
     query: { term: { parent: account } },
-    sort: [{ ledger_index: { order: 'asc' } }],
+    sort: [{ ledger_index: { order: 'asc' } }, { Account: { order: 'asc' } }],
     size: MAX_OBJECTS,
     _source: ['Account', 'parent', 'initial_balance', 'inception', 'ledger_index', 'tx_hash'],
   };

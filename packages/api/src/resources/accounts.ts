@@ -3,12 +3,15 @@ import { NotFoundError } from '@xle/core';
 import { obligationsOf, rawEntry, trustLineOf, type Json, type TrustLine } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { lookupLabels } from '../enrich/labels.js';
+import type { Context } from 'koa';
 import {
   buildAccountObjectsQuery,
   buildAccountsNamedQuery,
   buildActivationsQuery,
   buildOwnedObjectsQuery,
+  pageOf,
 } from '../queries/accounts.js';
+import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
 import { buildOwnedNftPagesQuery } from '../queries/nfts.js';
 import {
   accountSettings,
@@ -38,18 +41,52 @@ async function accountDocument(engine: Engine, account: string): Promise<Json> {
   return doc;
 }
 
-async function search(
+/** Trust lines read a page at a time when all of them are summed. */
+const LINES_PER_READ = 5000;
+
+/**
+ * Every trust line of the account, as account_lines shows them: all of them, however many (an
+ * issuer has up to millions), so sums over them are exact.
+ */
+async function trustLines(engine: Engine, account: string): Promise<TrustLine[]> {
+  const lines: TrustLine[] = [];
+  const request = buildAccountObjectsQuery(account, 'RippleState');
+  for await (const page of engine.hits<Json>('objects', request, { pageSize: LINES_PER_READ }))
+    for (const hit of page.hits) lines.push(trustLineOf(rawEntry(hit._source ?? {}), account));
+  return lines;
+}
+
+/** What a list route asks: how many, and from where. */
+export interface ListPage {
+  limit: number;
+  marker?: string | undefined;
+}
+
+/**
+ * One page of a sorted list (`request` in a unique sort order) whose marker belongs to `scope`:
+ * the documents, and the marker of the next page when more exist.
+ */
+async function listPage(
   engine: Engine,
   kind: 'objects' | 'accounts',
   request: Parameters<Engine['search']>[1],
-): Promise<Json[]> {
-  return (await engine.search<Json>(kind, request)).hits.hits.map((h) => h._source ?? {});
+  scope: string,
+  { limit, marker }: ListPage,
+): Promise<{ docs: Json[]; next?: string }> {
+  const after = marker === undefined ? undefined : decodePageMarker(marker, scope);
+  const hits = (await engine.search<Json>(kind, pageOf(request, limit, after))).hits.hits;
+  const page = hits.slice(0, limit);
+  const last = page[page.length - 1];
+  const docs = page.map((h) => h._source ?? {});
+  return hits.length > limit && last?.sort !== undefined
+    ? { docs, next: encodePageMarker(scope, last.sort) }
+    : { docs };
 }
 
-/** The account's trust lines, as account_lines shows them. */
-async function trustLines(engine: Engine, account: string): Promise<TrustLine[]> {
-  const entries = await search(engine, 'objects', buildAccountObjectsQuery(account, 'RippleState'));
-  return entries.map((e) => trustLineOf(rawEntry(e), account));
+/** Says where the next page of an array answer is (RFC 8288 `Link`, rel="next"). */
+function linkNext(ctx: Context | undefined, limit: number, next: string | undefined): void {
+  if (ctx === undefined || next === undefined) return;
+  ctx.set('Link', `<${ctx.path}?limit=${limit}&marker=${encodeURIComponent(next)}>; rel="next"`);
 }
 
 /** GET /account/{ACCOUNT}: the account root, its settings, activation and labels. */
@@ -63,10 +100,19 @@ export async function accountSettingsOf(engine: Engine, account: string): Promis
   return accountSettings(await accountDocument(engine, account));
 }
 
-/** GET /account/{ACCOUNT}/activations: the accounts it activated, oldest first. */
-export async function accountActivations(engine: Engine, account: string): Promise<Json> {
-  const docs = await search(engine, 'accounts', buildActivationsQuery(account));
-  return shapeActivations(docs, await lookupLabels(engine, [account]));
+/** GET /account/{ACCOUNT}/activations: a page of the accounts it activated, oldest first. */
+export async function accountActivations(engine: Engine, account: string, page: ListPage): Promise<Json> {
+  const { docs, next } = await listPage(
+    engine,
+    'accounts',
+    buildActivationsQuery(account),
+    `activations:${account}`,
+    page,
+  );
+  const answer = shapeActivations(docs, await lookupLabels(engine, [account]));
+  answer.limit = page.limit;
+  if (next !== undefined) answer.marker = next;
+  return answer;
 }
 
 /** GET /account/{ACCOUNT}/ancestry: the chain of activating accounts, read one parent at a time. */
@@ -93,26 +139,63 @@ export async function accountAncestry(engine: Engine, account: string): Promise<
   );
 }
 
-/** GET /account/{ACCOUNT}/escrows: escrows the account created. */
-export async function accountEscrows(engine: Engine, account: string): Promise<Json[]> {
-  const entries = await search(engine, 'objects', buildOwnedObjectsQuery(account, 'Escrow'));
+/**
+ * One page of the ledger entries of a type the account owns, in id order; the next page's place
+ * goes in the `Link` header (the answer is an array).
+ */
+async function ownedPage(
+  engine: Engine,
+  account: string,
+  type: string,
+  page: ListPage,
+  ctx: Context | undefined,
+): Promise<Json[]> {
+  const { docs, next } = await listPage(
+    engine,
+    'objects',
+    buildOwnedObjectsQuery(account, type),
+    `${type}:${account}`,
+    page,
+  );
+  linkNext(ctx, page.limit, next);
+  return docs;
+}
+
+/** GET /account/{ACCOUNT}/escrows: a page of the escrows the account created. */
+export async function accountEscrows(engine: Engine, account: string, page: ListPage, ctx?: Context): Promise<Json[]> {
+  const entries = await ownedPage(engine, account, 'Escrow', page, ctx);
   return shapeEscrows(entries, await lookupLabels(engine, [account]));
 }
 
-/** GET /account/{ACCOUNT}/deposit_preauths. */
-export async function accountDepositPreauths(engine: Engine, account: string): Promise<Json[]> {
-  return shapeDepositPreauths(await search(engine, 'objects', buildOwnedObjectsQuery(account, 'DepositPreauth')));
+/** GET /account/{ACCOUNT}/deposit_preauths: a page of them. */
+export async function accountDepositPreauths(
+  engine: Engine,
+  account: string,
+  page: ListPage,
+  ctx?: Context,
+): Promise<Json[]> {
+  return shapeDepositPreauths(await ownedPage(engine, account, 'DepositPreauth', page, ctx));
 }
 
-/** GET /account/{ACCOUNT}/orders: its outstanding DEX offers. */
-export async function accountOrders(engine: Engine, account: string): Promise<Json[]> {
-  return shapeOrders(await search(engine, 'objects', buildOwnedObjectsQuery(account, 'Offer')));
+/** GET /account/{ACCOUNT}/orders: a page of its outstanding DEX offers. */
+export async function accountOrders(engine: Engine, account: string, page: ListPage, ctx?: Context): Promise<Json[]> {
+  return shapeOrders(await ownedPage(engine, account, 'Offer', page, ctx));
 }
 
-/** GET /account/{ACCOUNT}/trustlines2: its trust lines with the newest indexed ledger. */
-export async function accountTrustLines(engine: Engine, account: string): Promise<Json> {
-  const [lines, latest] = await Promise.all([trustLines(engine, account), latestLedger(engine)]);
-  return shapeTrustLines(account, lines, latest.ledger_index);
+/** GET /account/{ACCOUNT}/trustlines2: a page of its trust lines, with the newest indexed ledger. */
+export async function accountTrustLines(engine: Engine, account: string, page: ListPage): Promise<Json> {
+  const [{ docs, next }, latest] = await Promise.all([
+    listPage(engine, 'objects', buildAccountObjectsQuery(account, 'RippleState'), `trustlines:${account}`, page),
+    latestLedger(engine),
+  ]);
+  const answer = shapeTrustLines(
+    account,
+    docs.map((e) => trustLineOf(rawEntry(e), account)),
+    latest.ledger_index,
+  );
+  answer.limit = page.limit;
+  if (next !== undefined) answer.marker = next;
+  return answer;
 }
 
 /** GET /account/{ACCOUNT}/assets: tokens it holds, with their issuers' labels. */

@@ -1,5 +1,6 @@
 import Type, { type TSchema } from 'typebox';
 import { defineRoute, NoQuery, type AnyRoute } from '@xle/core';
+import type { Context } from 'koa';
 import type { Engine } from '../engine.js';
 import {
   accountActivations,
@@ -14,7 +15,9 @@ import {
   accountOrders,
   accountSettingsOf,
   accountTrustLines,
+  type ListPage,
 } from '../resources/accounts.js';
+import { LIST_LIMIT } from '../queries/accounts.js';
 import { accountTransactions } from '../resources/transactions.js';
 import {
   AccountActivations,
@@ -32,7 +35,7 @@ import {
 } from '../schemas/responses/accounts.js';
 import { AccountTransactionsPage } from '../schemas/responses/transactions.js';
 import { AccountParam } from '../schemas/params.js';
-import { AccountTxQuery } from '../schemas/queries.js';
+import { AccountListQuery, AccountTxQuery } from '../schemas/queries.js';
 
 const AccountPath = Type.Object({ ACCOUNT: AccountParam });
 const TokenIdParam = Type.String({ pattern: '^(?:[0-9A-Fa-f]{40}|[^\\s./]{3,40})$', description: 'Currency code.' });
@@ -56,17 +59,48 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       cache: 'latest',
       handler: ({ params }) => read(engine, params.ACCOUNT),
     });
+  // A list that grows with the ledger: a page of `limit`, resumed with `marker`.
+  const list = (
+    path: string,
+    summary: string,
+    read: (engine: Engine, account: string, page: ListPage, ctx: Context) => Promise<unknown>,
+    response: TSchema,
+  ): AnyRoute =>
+    defineRoute({
+      method: 'get',
+      path: `/account/{ACCOUNT}${path}`,
+      summary,
+      tags: ['Account'],
+      params: AccountPath,
+      query: AccountListQuery,
+      response,
+      cache: 'latest',
+      handler: ({ params, query }, ctx) =>
+        read(engine, params.ACCOUNT, { limit: query.limit ?? LIST_LIMIT.default, marker: query.marker }, ctx),
+    });
+  const inLink = ' A page of `limit` (default 200); when more exist, the `Link` header (rel="next") says where.';
+  const inBody = ' A page of `limit` (default 200); when more exist, `marker` resumes the list.';
   return [
     account('', 'Account information with its activation and labels', accountInfo, AccountInfo),
     account('/settings', 'Account settings from its flags and fields', accountSettingsOf, AccountSettings),
-    account('/activations', 'Accounts this account activated', accountActivations, AccountActivations),
+    list(
+      '/activations',
+      `Accounts this account activated, oldest first.${inBody}`,
+      accountActivations,
+      AccountActivations,
+    ),
     account('/ancestry', 'The chain of activating accounts, oldest first', accountAncestry, AccountAncestry),
-    account('/escrows', 'Escrows the account created', accountEscrows, AccountEscrows),
-    account('/deposit_preauths', 'Accounts this account preauthorised', accountDepositPreauths, AccountDepositPreauths),
-    account('/orders', 'Outstanding DEX offers of the account', accountOrders, AccountOrders),
-    account(
+    list('/escrows', `Escrows the account created.${inLink}`, accountEscrows, AccountEscrows),
+    list(
+      '/deposit_preauths',
+      `Accounts this account preauthorised.${inLink}`,
+      accountDepositPreauths,
+      AccountDepositPreauths,
+    ),
+    list('/orders', `Outstanding DEX offers of the account.${inLink}`, accountOrders, AccountOrders),
+    list(
       '/trustlines2',
-      'Trust lines of the account, as account_lines shows them',
+      `Trust lines of the account, as account_lines shows them.${inBody}`,
       accountTrustLines,
       AccountTrustLines,
     ),

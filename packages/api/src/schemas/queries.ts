@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { withRules } from '@xle/core';
 import { parsePageMarker } from '../queries/markers.js';
+import { LIST_LIMIT } from '../queries/accounts.js';
 import { parseMarker } from '../queries/markers.js';
 import { AccountParam } from './params.js';
 
@@ -68,6 +69,22 @@ const PageMarkerParam = Type.Refine(
   Type.String({ maxLength: 1024, description: 'The marker of the previous page.' }),
   (text) => parsePageMarker(text) !== undefined,
   () => 'not a marker this API issued',
+);
+
+/** Paging of an account's lists (activations, trust lines, orders, escrows, deposit preauths). */
+export const AccountListQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: LIST_LIMIT.max,
+        default: LIST_LIMIT.default,
+        description: 'Items per page (1-1000, default 200).',
+      }),
+    ),
+    marker: Type.Optional(PageMarkerParam),
+  },
+  { additionalProperties: false },
 );
 
 /** Paging of /nft/{NFTOKEN_ID}/history. */

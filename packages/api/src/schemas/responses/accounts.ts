@@ -106,9 +106,10 @@ const Activation = OpenObject(
 export const AccountActivations = OpenObject(
   {
     result: Type.Literal('success'),
-    count: Type.Integer({ minimum: 0, description: 'Number of entries in `accounts`.' }),
+    count: Type.Integer({ minimum: 0, description: 'Number of entries in `accounts` (this page).' }),
+    limit: Type.Integer({ minimum: 1, description: 'The page size asked for.' }),
     marker: Type.Optional(
-      Type.String({ description: 'Resume point when more pages exist. Never sent today: the answer is not paged.' }),
+      Type.String({ description: 'Present when more accounts exist: pass it back as `marker` for the next page.' }),
     ),
     accounts: Type.Array(Activation, { description: 'The accounts activated, oldest first.' }),
   },
@@ -279,8 +280,12 @@ export const AccountTrustLines = OpenObject(
     ledger_current_index: Type.Integer({ minimum: 0, description: 'The newest indexed ledger.' }),
     lines: Type.Array(TrustLine),
     validated: Type.Boolean(),
+    limit: Type.Integer({ minimum: 1, description: 'The page size asked for, as account_lines echoes it.' }),
+    marker: Type.Optional(
+      Type.String({ description: 'Present when more lines exist: pass it back as `marker` for the next page.' }),
+    ),
   },
-  'Trust lines of the account, as account_lines shows them.',
+  'A page of the trust lines of the account, in ledger entry id order, as account_lines shows them.',
 );
 
 /** GET /account/{ACCOUNT}/assets. */

@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { NotFoundError } from '@xle/core';
 import { tokenId, type Json } from '@xle/documents';
 import type { Engine } from '../../engine.js';
+import { LIST_LIMIT } from '../../queries/accounts.js';
 import {
   knownAccounts,
   accountActivations,
@@ -49,6 +50,9 @@ function sentFilters(raw: Record<string, string | string[] | undefined>): Record
   return filters;
 }
 
+/** The first page of each list the account page shows (the REST routes page on from there). */
+const FIRST_PAGE = { limit: LIST_LIMIT.max };
+
 /**
  * Everything the account page shows, read in parallel with the REST resource functions. An
  * account no longer (or not yet) in the indexed state still has a page while indexed
@@ -64,13 +68,13 @@ export async function loadAccount(
     await Promise.all([
       optional(accountInfo(engine, address)),
       accountAssets(engine, address),
-      accountTrustLines(engine, address),
+      accountTrustLines(engine, address, FIRST_PAGE),
       accountObligations(engine, address),
-      accountOrders(engine, address),
+      accountOrders(engine, address, FIRST_PAGE),
       accountNfts(engine, address),
-      accountEscrows(engine, address),
+      accountEscrows(engine, address, FIRST_PAGE),
       optional(accountAncestry(engine, address)),
-      accountActivations(engine, address),
+      accountActivations(engine, address, FIRST_PAGE),
       accountTransactions(engine, address, query),
       networkReserves(engine),
     ]);

@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import BigNumber from 'bignumber.js';
+import t from 'tap';
+import { encodeAccountID } from 'xrpl';
+import { createLogger } from '@xle/core';
+import type { Json, StatePage } from '@xle/documents';
+import { IngestEngine, seedState, type WriteOp } from '@xle/ingester';
+import { createTestIndices } from '@xle/test-helpers';
+import { getJson, serve } from '../fixtures/serve.js';
+
+/**
+ * An issuer far past any capped read: 25,000 trust lines (two currencies, each line's holding
+ * drawn with up to 15 significant digits), 25,000 accounts it activated and 450 offers of its own,
+ * written as a state snapshot and account documents. Every list pages to the end once each, and the
+ * sums equal a brute-force sum of what was generated.
+ */
+const LINES = 25_000;
+const ACTIVATED = 25_000;
+const OFFERS = 450;
+const LEDGER = 90_000_000;
+
+const hash = (text: string): Buffer => createHash('sha256').update(text).digest();
+const accountId = (n: number | string): Buffer => hash(`account ${n}`).subarray(0, 20);
+const ISSUER_ID = accountId('issuer');
+const ISSUER = encodeAccountID(ISSUER_ID);
+const USD = 'USD';
+const LONG = Buffer.from('LONGCODE').toString('hex').toUpperCase().padEnd(40, '0');
+/** USD in the 160-bit form: 12 zero bytes, the ISO code, 5 zero bytes. */
+const USD_HEX = `${'00'.repeat(12)}${Buffer.from(USD).toString('hex').toUpperCase()}${'00'.repeat(5)}`;
+const entryId = (kind: string, n: number): string => hash(`${kind} ${n}`).toString('hex').toUpperCase();
+
+/** A deterministic holding: up to 15 significant digits, some lines empty. */
+function holdingOf(n: number): string {
+  const draw = hash(`holding ${n}`).readUInt32BE(0);
+  if (draw % 17 === 0) return '0';
+  return new BigNumber(draw)
+    .times(new BigNumber(hash(`scale ${n}`).readUInt16BE(0) + 1))
+    .shiftedBy(-9)
+    .toFixed();
+}
+
+const holders = Array.from({ length: LINES }, (_, n) => {
+  const id = accountId(n);
+  return { id, address: encodeAccountID(id), currency: n % 3 === 0 ? LONG : USD, holding: holdingOf(n), n };
+});
+
+/** The trust line of `holder` to the issuer, holding `holding` of its token, as rippled stores it. */
+function trustLine(h: (typeof holders)[number]): Json {
+  const holderLow = Buffer.compare(h.id, ISSUER_ID) < 0;
+  const value = holderLow ? h.holding : new BigNumber(h.holding).negated().toFixed();
+  return {
+    LedgerEntryType: 'RippleState',
+    index: entryId('line', h.n),
+    Flags: holderLow ? 0x00010000 : 0x00020000,
+    Balance: { currency: h.currency, issuer: 'rrrrrrrrrrrrrrrrrrrrBZbvji', value: value === '-0' ? '0' : value },
+    LowLimit: { currency: h.currency, issuer: holderLow ? h.address : ISSUER, value: holderLow ? '1000000000' : '0' },
+    HighLimit: { currency: h.currency, issuer: holderLow ? ISSUER : h.address, value: holderLow ? '0' : '1000000000' },
+    LowNode: '0',
+    HighNode: '0',
+    PreviousTxnID: entryId('tx', h.n),
+    PreviousTxnLgrSeq: LEDGER - 1,
+  };
+}
+
+function offer(n: number): Json {
+  return {
+    LedgerEntryType: 'Offer',
+    index: entryId('offer', n),
+    Account: ISSUER,
+    Sequence: n + 1,
+    Flags: 0,
+    TakerPays: String(1_000_000 + n),
+    TakerGets: { currency: USD, issuer: ISSUER, value: String(n + 1) },
+    BookDirectory: entryId('book', 0),
+    BookNode: '0',
+    OwnerNode: '0',
+    PreviousTxnID: entryId('offer tx', n),
+    PreviousTxnLgrSeq: LEDGER - 1,
+  };
+}
+
+const target = await createTestIndices(t);
+const engine = new IngestEngine(target.client, target.naming, createLogger('large-lists', 'silent'));
+async function* pages(): AsyncGenerator<StatePage> {
+  const entries = [
+    {
+      LedgerEntryType: 'AccountRoot',
+      index: entryId('root', 0),
+      Account: ISSUER,
+      Balance: '1000000000',
+      Flags: 0,
+      OwnerCount: LINES + OFFERS,
+      Sequence: 1,
+      PreviousTxnID: entryId('root tx', 0),
+      PreviousTxnLgrSeq: LEDGER - 1,
+    },
+    ...holders.map(trustLine),
+    ...Array.from({ length: OFFERS }, (_, n) => offer(n)),
+  ];
+  for (let at = 0; at < entries.length; at += 2048)
+    yield { ledger_index: LEDGER, entries: entries.slice(at, at + 2048), whole: false, marker: 'more' };
+}
+await seedState(pages(), engine);
+// The accounts it activated, as the ingester's activation records leave them.
+const activated = Array.from({ length: ACTIVATED }, (_, n) => encodeAccountID(accountId(`child ${n}`)));
+const accountOps: WriteOp[] = activated.map((account, n) => ({
+  index: engine.index('accounts'),
+  id: account,
+  doc: {
+    Account: account,
+    Balance: { currency: 'XRP', native: true, value: '20', _value: 20 },
+    parent: ISSUER,
+    initial_balance: '20',
+    inception: new Date(Date.UTC(2020, 0, 1) + n * 4000).toISOString(),
+    ledger_index: LEDGER - ACTIVATED + Math.floor(n / 3),
+    tx_hash: entryId('activation', n),
+    deleted: false,
+  },
+  ledgerIndex: LEDGER,
+}));
+await engine.write(accountOps, { refresh: true });
+await engine.refresh(['objects', 'accounts']);
+const base = await serve(t, target);
+
+/** Every page of a list whose marker comes back in the body. */
+async function walk(path: string, items: string, limit: number): Promise<{ all: Json[]; pages: number }> {
+  const all: Json[] = [];
+  let marker: string | undefined;
+  let pages = 0;
+  do {
+    const answer = await getJson(`${base}${path}?limit=${limit}${marker === undefined ? '' : `&marker=${marker}`}`);
+    if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    const body = answer.body as Json & { marker?: string };
+    const page = body[items] as Json[];
+    if (page.length > limit) throw new Error(`${path}: a page of ${page.length} for a limit of ${limit}`);
+    if (body.limit !== limit) throw new Error(`${path}: limit ${String(body.limit)} echoed for ${limit}`);
+    all.push(...page);
+    marker = body.marker;
+    pages += 1;
+    if (marker !== undefined && page.length !== limit) throw new Error(`${path}: a short page with a marker`);
+  } while (marker !== undefined);
+  return { all, pages };
+}
+
+t.test('obligations: exact sums over 25,000 lines, whatever the form of the code', async (t) => {
+  const expected = new Map<string, BigNumber>();
+  for (const h of holders) expected.set(h.currency, (expected.get(h.currency) ?? new BigNumber(0)).plus(h.holding));
+  const answer = await getJson(`${base}/account/${ISSUER}/obligations`);
+  t.equal(answer.status, 200);
+  const served = new Map((answer.body as { currency: string; value: string }[]).map((o) => [o.currency, o.value]));
+  t.equal(served.get(USD), expected.get(USD)?.toFixed(), 'USD: the brute-force sum, to the last digit');
+  t.equal(served.get(LONG), expected.get(LONG)?.toFixed(), 'a 40-hex code too');
+  const one = await getJson(`${base}/account/${ISSUER}/obligation/USD`);
+  t.equal(one.body, expected.get(USD)?.toNumber(), '/obligation/USD: the same sum as a JSON number');
+  const hex = await getJson(`${base}/account/${ISSUER}/obligation/${USD_HEX}`);
+  t.equal(hex.body, one.body, 'USD written in hex: the same token');
+});
+
+t.test('trustlines2: 25,000 lines, every page read once, no duplicate, no gap', async (t) => {
+  const { all, pages } = await walk(`/account/${ISSUER}/trustlines2`, 'lines', 1000);
+  t.equal(pages, 25, '25 pages of 1,000');
+  t.equal(all.length, LINES);
+  const peers = all.map((l) => String(l.account));
+  t.equal(new Set(peers).size, LINES, 'no line twice');
+  t.same(new Set(peers), new Set(holders.map((h) => h.address)), 'every holder, none other');
+  const byPeer = new Map(holders.map((h) => [h.address, h]));
+  const wrong = all.filter(
+    (l) => !new BigNumber(String(l.balance)).negated().eq(byPeer.get(String(l.account))!.holding),
+  );
+  t.same(wrong, [], "each balance is the holder's holding seen from the issuer (negative)");
+  const first = await getJson(`${base}/account/${ISSUER}/trustlines2`);
+  t.match(first.body, { limit: 200, marker: String }, 'a default page of 200 with a marker');
+  t.equal(((first.body as Json).lines as Json[]).length, 200);
+});
+
+t.test('activations: 25,000 accounts, oldest first, every page read once', async (t) => {
+  const { all, pages } = await walk(`/account/${ISSUER}/activations`, 'accounts', 1000);
+  t.equal(pages, 25);
+  const accounts = all.map((a) => String(a.account));
+  t.equal(new Set(accounts).size, ACTIVATED, 'no account twice');
+  t.same(new Set(accounts), new Set(activated), 'every activated account');
+  const ledgers = all.map((a) => Number(a.ledger_index));
+  t.same(
+    ledgers,
+    [...ledgers].sort((a, b) => a - b),
+    'oldest first',
+  );
+});
+
+t.test('an array list (orders) pages through its Link header', async (t) => {
+  const seen: string[] = [];
+  let next: string | undefined = `${base}/account/${ISSUER}/orders?limit=100`;
+  let pages = 0;
+  while (next !== undefined) {
+    const answer = await getJson(next);
+    t.equal(answer.status, 200);
+    const page = answer.body as Json[];
+    seen.push(...page.map((o) => String(o.Sequence)));
+    const link = answer.headers.get('link');
+    const match = link === null ? null : /^<([^>]+)>; rel="next"$/.exec(link);
+    next = match === null ? undefined : new URL(match[1]!, base).toString();
+    pages += 1;
+    if (next !== undefined) t.equal(page.length, 100, 'a full page before the last');
+  }
+  t.equal(pages, 5);
+  t.equal(seen.length, OFFERS);
+  t.equal(new Set(seen).size, OFFERS, 'no offer twice');
+  t.match(
+    await getJson(
+      `${base}/account/${ISSUER}/orders?marker=${encodeURIComponent(Buffer.from('{"v":1,"scope":"Escrow:x","after":["A"]}').toString('base64url'))}`,
+    ),
+    { status: 400, body: { error: { code: 'INVALID_PARAMETER', details: { parameter: 'marker' } } } },
+    "another list's marker is a 400, never a silent restart",
+  );
+  t.match(await getJson(`${base}/account/${ISSUER}/orders?limit=1001`), { status: 400 });
+});
