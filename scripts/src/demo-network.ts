@@ -23,6 +23,8 @@ const NEWEST_FIXTURE_LEDGER = 94084608;
 const rippled = new ReplayRippled();
 await rippled.start();
 rippled.validated = NEWEST_FIXTURE_LEDGER;
+// It holds that ledger, so its server_info names the ledger's hash beside the recorded reserves.
+rippled.addLedger(readFixture(`ledgers/recent/ledger-${NEWEST_FIXTURE_LEDGER}.json`));
 const crawl = JSON.stringify(readFixture('rpc/xrpl-dev-portal/peer-crawler.crawl.json'));
 const peer = createServer((req, res) => {
   res.writeHead(req.url === '/crawl' ? 200 : 404, { 'content-type': 'application/json' });

@@ -81,6 +81,8 @@ export class ReplayRippled {
   /** Every command received, in order. */
   readonly commands: string[] = [];
   validated = 0;
+  /** The validated ledger's hash server_info names, when the server does not hold that ledger. */
+  validatedHash: string | undefined;
   /** What server_info answers as `complete_ledgers` (default: 32570 to the validated ledger). */
   completeLedgers: string | undefined;
   url = '';
@@ -182,10 +184,16 @@ export class ReplayRippled {
         const recorded = readFixture<{ result: { info: Json } }>(
           'rpc/xrpl-dev-portal/server_info.ws-response.json',
         ).result;
+        // The recorded validated_ledger (reserves, base fee, age) at this server's validated
+        // ledger: its hash when the server holds that ledger or was told it, none otherwise.
+        const recordedLedger = (recorded.info.validated_ledger ?? {}) as Json;
+        const { hash: _recordedHash, ...figures } = recordedLedger;
+        const ledger = this.ledgers.get(this.validated);
+        const held = ledger?.ledger_hash ?? ledger?.hash ?? this.validatedHash;
         return reply({
           info: {
             ...recorded.info,
-            validated_ledger: { seq: this.validated },
+            validated_ledger: { ...figures, seq: this.validated, ...(typeof held === 'string' ? { hash: held } : {}) },
             complete_ledgers: this.completeLedgers ?? `32570-${this.validated}`,
           },
         });

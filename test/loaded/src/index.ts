@@ -54,6 +54,8 @@ export async function loadNetworkData(engine: IngestEngine): Promise<void> {
   const rippled = new ReplayRippled();
   await rippled.start();
   rippled.validated = 94084608;
+  // It holds that ledger, so its server_info names the ledger's hash beside the recorded reserves.
+  rippled.addLedger(readFixture('ledgers/recent/ledger-94084608.json'));
   const source = new RippledSource({ url: rippled.url, logger, attempts: 1 });
   await snapshotNetwork(engine, source, rippled.url);
   await source.close();

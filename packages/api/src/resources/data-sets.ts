@@ -1,6 +1,7 @@
 import { NotFoundError } from '@xle/core';
 import { VALIDATORS_JOB, type Json } from '@xle/documents';
 import { dataNotReady, readJobRun } from '../data-set-gate.js';
+import { latestLedger, oldestLedger } from './ledgers.js';
 import type { Engine } from '../engine.js';
 import { lookupLabels } from '../enrich/labels.js';
 import {
@@ -82,15 +83,46 @@ export async function balances(engine: Engine, limit: number, offset: number): P
 }
 
 /** The newest snapshot of one kind of rippled answer; DATA_NOT_READY when the job took none of that kind yet. */
-export async function latestSnapshot(engine: Engine, kind: 'fee' | 'server_info'): Promise<Json> {
-  const [snapshot] = await sources<{ payload: Json }>(engine, 'network', buildLatestSnapshotQuery(kind));
+export async function latestSnapshot(
+  engine: Engine,
+  kind: 'fee' | 'server_info',
+): Promise<{ payload: Json; taken_at: string; ledger_index: number }> {
+  const [snapshot] = await sources<{ payload: Json; taken_at: string; ledger_index: number }>(
+    engine,
+    'network',
+    buildLatestSnapshotQuery(kind),
+  );
   if (snapshot === undefined) throw dataNotReady(NETWORK_DATA_SET, `/network/${kind}`);
-  return snapshot.payload;
+  return snapshot;
 }
 
-/** GET /network/server_info: the `info` of the newest server_info snapshot. */
+/**
+ * The ledgers this service has indexed, beside a rippled answer whose ledger fields describe its
+ * server (the oldest from the index, kept a minute; the newest, kept half a second).
+ */
+async function indexedSpan(engine: Engine): Promise<Json> {
+  const [oldest, latest] = await Promise.all([oldestLedger(engine), latestLedger(engine)]);
+  return { ledger_index_min: oldest, ledger_index_max: latest.ledger_index };
+}
+
+/** GET /network/fee: the newest fee snapshot, when it was taken and what this service has indexed. */
+export async function networkFee(engine: Engine): Promise<Json> {
+  const [snapshot, indexed] = await Promise.all([latestSnapshot(engine, 'fee'), indexedSpan(engine)]);
+  return {
+    ...snapshot.payload,
+    snapshot: { taken_at: snapshot.taken_at, ledger_index: snapshot.ledger_index },
+    indexed,
+  };
+}
+
+/** GET /network/server_info: the `info` of the newest server_info snapshot, when taken, and what this service has indexed. */
 export async function serverInfo(engine: Engine): Promise<Json> {
-  return { info: (await latestSnapshot(engine, 'server_info')).info ?? {} };
+  const [snapshot, indexed] = await Promise.all([latestSnapshot(engine, 'server_info'), indexedSpan(engine)]);
+  return {
+    info: snapshot.payload.info ?? {},
+    snapshot: { taken_at: snapshot.taken_at, ledger_index: snapshot.ledger_index },
+    indexed,
+  };
 }
 
 /** GET /network/server_versions: versions from server snapshots, nodes and validators, newest first. */

@@ -9,7 +9,7 @@ import {
   balances,
   factById,
   factsOf,
-  latestSnapshot,
+  networkFee,
   metricsOf,
   NETWORK_DATA_SET,
   nodeByKey,
@@ -136,7 +136,7 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       params: NoParams,
       query: NoQuery,
       response: NetworkFee,
-      handler: () => latestSnapshot(engine, 'fee'),
+      handler: () => networkFee(engine),
     }),
     defineRoute({
       method: 'get',

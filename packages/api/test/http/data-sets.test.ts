@@ -6,7 +6,7 @@ import { createLogger, indexName } from '@xle/core';
 import { crawlNodes, importNames, importWalletKyc, RippledSource, snapshotNetwork } from '@xle/ingester';
 import { readFixture, ReplayRippled, TOML_FIXTURE } from '@xle/test-helpers';
 import { TOKEN_SORTS } from '../../src/routes/tokens.js';
-import { engineOf, getJson, loadedIndices, runAllJobs, serve } from '../fixtures/serve.js';
+import { engineOf, fixtureLedgers, getJson, loadedIndices, runAllJobs, serve } from '../fixtures/serve.js';
 
 const RICHEST = 'rUzWJkXyEtT8ekSSxkBYPqCvHpngcy6Fks';
 const OTHER = 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y';
@@ -251,6 +251,7 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
     const rippled = new ReplayRippled();
     await rippled.start();
     rippled.validated = 94084608;
+    rippled.addLedger(readFixture('ledgers/recent/ledger-94084608.json'));
     const source = new RippledSource({ url: rippled.url, logger: createLogger('test', 'silent'), attempts: 1 });
     t.teardown(async () => {
       await source.close();
@@ -265,9 +266,34 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
     const recordedFee = readFixture<{ examples: { method: string; response: { result: unknown } }[] }>(
       'rpc/xrpl-dev-portal/doc-examples.json',
     ).examples.find((e) => e.method === 'fee')?.response.result;
-    t.same((await getJson(`${fresh}/network/fee`)).body, recordedFee, 'the fee answer as rippled gave it');
-    t.match((await getJson(`${fresh}/network/server_info`)).body, {
-      info: { build_version: '1.12.0', validated_ledger: { seq: 94084608 }, peers: 22 },
+    const fee = (await getJson(`${fresh}/network/fee`)).body as Record<string, unknown>;
+    const { snapshot: feeSnapshot, indexed: feeIndexed, ...asGiven } = fee;
+    t.same(asGiven, recordedFee, 'the fee answer as rippled gave it');
+    // Which ledgers are the server's and which this service's: the snapshot's, and the indexed span.
+    const indexedLedgers = fixtureLedgers().map((l) => l.ledger_index);
+    const indexedSpan = {
+      ledger_index_min: Math.min(...indexedLedgers),
+      ledger_index_max: Math.max(...indexedLedgers),
+    };
+    t.match(feeSnapshot, { taken_at: /^\d{4}-\d\d-\d\dT/, ledger_index: 26575101 });
+    t.same(feeIndexed, indexedSpan, 'what this service has indexed, beside the server’s open ledger');
+    const info = (await getJson(`${fresh}/network/server_info`)).body as Record<string, unknown>;
+    t.same(info.snapshot, { taken_at: (feeSnapshot as { taken_at: string }).taken_at, ledger_index: 94084608 });
+    t.same(info.indexed, indexedSpan);
+    t.match(info, {
+      info: {
+        build_version: '1.12.0',
+        // The recorded reserves and base fee, at the validated ledger, with that ledger's hash.
+        validated_ledger: {
+          seq: 94084608,
+          hash: '576A59C1EA928637915556DBF2BF9F6CC7ADAC942EAA6706BA91BB35751140A5',
+          base_fee_xrp: 0.00001,
+          reserve_base_xrp: 10,
+          reserve_inc_xrp: 2,
+          age: 4,
+        },
+        peers: 22,
+      },
     });
     t.same((await getJson(`${fresh}/network/server_versions`)).body, ['1.12.0']);
     await snapshotNetwork(engineOf(target), source, rippled.url);

@@ -187,6 +187,29 @@ export const Balances = Type.Array(BalanceEntry, {
 // Network snapshots (rippled answers, passed through)
 
 /** GET /network/fee: rippled's `fee` answer as last snapshotted. */
+
+/** Where a network answer comes from, and what this service has indexed beside it. */
+const SnapshotOf = OpenObject(
+  {
+    taken_at: IsoDate,
+    ledger_index: Type.Integer({ minimum: 0, description: 'The ledger the answer describes.' }),
+  },
+  'When this service took the rippled answer above: its ledger fields (`ledger_current_index`, `complete_ledgers`, `validated_ledger`) are that server’s at that time, not this service’s.',
+);
+const IndexedSpan = OpenObject(
+  {
+    ledger_index_min: Type.Integer({
+      minimum: 0,
+      description: 'The oldest ledger this service has indexed (0 when none).',
+    }),
+    ledger_index_max: Type.Integer({
+      minimum: 0,
+      description: 'The newest ledger this service has indexed (0 when none).',
+    }),
+  },
+  'What this service has indexed (its own ledgers; /status lists the gaps).',
+);
+
 export const NetworkFee = OpenObject(
   {
     current_ledger_size: UintString('Transactions in the open ledger.'),
@@ -213,9 +236,11 @@ export const NetworkFee = OpenObject(
       },
       'Fee levels (unitless; 256 is the reference).',
     ),
-    ledger_current_index: Type.Integer({ description: 'The open ledger the answer describes.' }),
+    ledger_current_index: Type.Integer({ description: 'The open ledger of the rippled server the answer describes.' }),
+    snapshot: SnapshotOf,
+    indexed: IndexedSpan,
   },
-  'Current network fees: the newest snapshot of rippled’s `fee` answer. Other fields follow the fee command.',
+  'Current network fees: the newest snapshot of rippled’s `fee` answer, with when it was taken (`snapshot`) and what this service has indexed (`indexed`). Other fields follow the fee command.',
 );
 
 /** GET /network/server_info. */
@@ -284,8 +309,10 @@ export const ServerInfo = OpenObject(
       'rippled’s `info` as answered. Every field is optional: rippled leaves some out (admin-only fields, ' +
         '`validated_ledger` while syncing) and older or Clio servers answer fewer. Other fields follow the server_info command.',
     ),
+    snapshot: SnapshotOf,
+    indexed: IndexedSpan,
   },
-  'Server information: the `info` of the newest snapshot of rippled’s `server_info` answer.',
+  'Server information: the `info` of the newest snapshot of rippled’s `server_info` answer, with when it was taken (`snapshot`) and what this service has indexed (`indexed`).',
 );
 
 /** GET /network/server_versions. */

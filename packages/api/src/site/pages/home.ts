@@ -4,7 +4,7 @@ import { requireDataSet } from '../../data-set-gate.js';
 import {
   FACTS_DATA_SET,
   factsOf,
-  latestSnapshot,
+  networkFee,
   METRICS_DATA_SET,
   metricsOf,
   serverInfo,
@@ -31,7 +31,7 @@ export async function loadHome(engine: Engine): Promise<HomeProps> {
     optional(gated(FACTS_DATA_SET, () => factsOf(engine, 'XRP'))),
     optional(gated(FACTS_DATA_SET, () => factsOf(engine, 'ObjectCount'))),
     optional(gated(FACTS_DATA_SET, () => factsOf(engine, 'AMM'))),
-    optional(latestSnapshot(engine, 'fee')),
+    optional(networkFee(engine)),
     optional(serverInfo(engine)),
     optional(gated(VALIDATORS_DATA_SET, () => validatorRegistry(engine))),
   ]);
