@@ -36,17 +36,26 @@ async function sources<T>(
   return (await engine.search<T>(kind, request)).hits.hits.flatMap((h) => (h._source === undefined ? [] : [h._source]));
 }
 
+/** The ledger the amendments job read the network's state at (its run record). */
+async function amendmentsAsOf(engine: Engine): Promise<number | undefined> {
+  return (await readJobRun(engine, AMENDMENTS_DATA_SET.job))?.ledger_index;
+}
+
 /** GET /amendments. */
 export async function amendmentList(engine: Engine): Promise<Json[]> {
-  return (await sources<Json>(engine, 'amendments', buildAmendmentsQuery())).map(shapeAmendment);
+  const [docs, asOf] = await Promise.all([
+    sources<Json>(engine, 'amendments', buildAmendmentsQuery()),
+    amendmentsAsOf(engine),
+  ]);
+  return docs.map((doc) => shapeAmendment(doc, asOf));
 }
 
 /** GET /amendment/{AMENDMENT_ID}. */
 export async function amendmentById(engine: Engine, amendmentId: string): Promise<Json> {
   const id = amendmentId.toUpperCase();
-  const doc = await engine.get<Json>('amendments', id);
+  const [doc, asOf] = await Promise.all([engine.get<Json>('amendments', id), amendmentsAsOf(engine)]);
   if (doc === undefined) throw new NotFoundError(`No amendment ${id} is known.`, { amendment_id: id });
-  return shapeAmendment(doc);
+  return shapeAmendment(doc, asOf);
 }
 
 /** GET /fact/{NAMESPACE_ID}. */

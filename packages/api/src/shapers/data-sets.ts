@@ -2,8 +2,11 @@ import type { Json } from '@xle/documents';
 import { labelOf, type Label, type Labels } from './labels.js';
 
 /** The spec's Amendment: the stored document without the job's bookkeeping (pure). */
-export function shapeAmendment(doc: Json): Json {
-  const { updated_at: _updated, ...amendment } = doc;
+export function shapeAmendment(doc: Json, asOfLedger?: number): Json {
+  const { updated_at: updated, ...amendment } = doc;
+  // The status is the network's as of the newest ledger the job read, never of a later one.
+  if (asOfLedger !== undefined && typeof updated === 'string')
+    amendment.as_of = { ledger_index: asOfLedger, date: updated };
   return amendment;
 }
 

@@ -38,7 +38,12 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       t.ok(a.majority === null || typeof a.majority === 'string');
       if (a.enabled === true) t.match(a, { enabled_on: /^\d{4}-\d\d-\d\dT/, tx_hash: /^[0-9A-F]{64}$/ });
       t.notOk('updated_at' in a);
+      t.same(a.as_of, { ledger_index: 94084608, date: '2025-02-12T00:16:10.000Z' }, 'as of the newest indexed ledger');
+      if (a.enabled === true) t.ok(Number(a.ledger_index) <= 94084608, `${String(a.name)}: enabled at or before it`);
     }
+    // Enabled on mainnet after the newest indexed ledger (February 2025): not enabled as of it.
+    for (const name of ['Credentials', 'DeepFreeze'])
+      t.match(list.find((a) => a.name === name), { enabled: false }, `${name} is not enabled as of ledger 94084608`);
     const one = await getJson(`${url}/amendment/${AMM.toLowerCase()}`);
     t.match(one, {
       status: 200,

@@ -62,7 +62,8 @@ export function loadKnownAmendments(file = join(repoRoot, 'packages/ingester/dat
  * 2. the indexed Amendments ledger entry: its `Amendments` are enabled and its `Majorities`
  *    hold a majority since their CloseTime (this entry is the current truth when present);
  * 3. the bundled list: names, the version that introduced each, retirement, and the enabling
- *    ledger of history older than the indexed ledgers.
+ *    ledger of history older than the indexed ledgers (an enabling after `asOf` is not counted:
+ *    the documents say the network's state as of the newest indexed ledger).
  * `supported` means a current rippled knows it: listed and not removed. `count`, `threshold`
  * and `validations` come from validators' votes and are absent here.
  */
@@ -101,7 +102,9 @@ export function buildAmendmentDocs(
   return [...ids].sort().map((id) => {
     const k = byId.get(id);
     const tx = enabledBy.get(id);
-    const history = k?.enabled;
+    // The bundled list knows enablings up to its own date: one after the newest indexed ledger
+    // has not happened as of it.
+    const history = k?.enabled !== undefined && k.enabled.ledger_index <= asOf.ledger_index ? k.enabled : undefined;
     const enabled = tx !== undefined || enabledInEntry.has(id) || history !== undefined;
     const doc: AmendmentDoc = {
       amendment_id: id,

@@ -106,6 +106,32 @@ t.test('the Amendments ledger entry is the current truth for majorities and enab
   for (const id of entry.Amendments ?? []) t.equal(docs.get(id)?.enabled, true, `${id} is enabled by the entry`);
 });
 
+t.test(
+  'an amendment the bundled list says was enabled after the newest indexed ledger is not enabled as of it',
+  async (t) => {
+    const later = known.filter((k) => k.enabled !== undefined && k.enabled.ledger_index > asOf.ledger_index);
+    const earlier = known.filter((k) => k.enabled !== undefined && k.enabled.ledger_index <= asOf.ledger_index);
+    t.ok(
+      later.length >= 10,
+      `${later.length} amendments enabled after ledger ${asOf.ledger_index} in the bundled list`,
+    );
+    const docs = docsOf(known, [], undefined, asOf);
+    for (const k of later)
+      t.match(
+        docs.get(k.id),
+        { enabled: false, enabled_on: undefined },
+        `${k.name}: not enabled as of ${asOf.ledger_index}`,
+      );
+    for (const k of earlier)
+      t.match(docs.get(k.id), { enabled: true, ledger_index: k.enabled?.ledger_index }, `${k.name}: enabled before`);
+    const atTheirLedger = docsOf(known, [], undefined, { ...asOf, ledger_index: Number.MAX_SAFE_INTEGER });
+    t.ok(
+      later.every((k) => atTheirLedger.get(k.id)?.enabled === true),
+      'each enabled once the ledgers reach it',
+    );
+  },
+);
+
 t.test('an amendment nobody bundled still gets a document, neither named nor supported', async (t) => {
   const stranger = 'AA'.repeat(32);
   const docs = docsOf(

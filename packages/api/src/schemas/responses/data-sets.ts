@@ -57,8 +57,17 @@ export const Amendment = OpenObject(
     retired: Type.Boolean({
       description: 'Retired: enabled so long ago that its code path is always on (not in the spec).',
     }),
+    as_of: Type.Optional(
+      OpenObject(
+        {
+          ledger_index: Type.Integer({ minimum: 0, description: 'The newest indexed ledger the status was read at.' }),
+          date: IsoDate,
+        },
+        'The ledger this status is as of: an amendment enabled after it is not enabled here.',
+      ),
+    ),
   },
-  'An amendment and its status.',
+  'An amendment and its status as of the newest indexed ledger the amendments job read (`as_of`).',
 );
 
 /** GET /amendments. */
