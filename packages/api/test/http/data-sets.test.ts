@@ -43,7 +43,11 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
     }
     // Enabled on mainnet after the newest indexed ledger (February 2025): not enabled as of it.
     for (const name of ['Credentials', 'DeepFreeze'])
-      t.match(list.find((a) => a.name === name), { enabled: false }, `${name} is not enabled as of ledger 94084608`);
+      t.match(
+        list.find((a) => a.name === name),
+        { enabled: false },
+        `${name} is not enabled as of ledger 94084608`,
+      );
     const one = await getJson(`${url}/amendment/${AMM.toLowerCase()}`);
     t.match(one, {
       status: 200,
