@@ -41,7 +41,15 @@ export {
 export { buildFactDocs, type FactInputs, readFactInputs } from './jobs/facts.js';
 export { buildMetricDocs, type DailyInputs, metricScope, readDailyInputs } from './jobs/metrics.js';
 export { buildNetworkSnapshots, type NetworkSnapshot, snapshotNetwork } from './jobs/network.js';
-export { crawlNetwork, crawlNodes, type CrawlOptions, fetchCrawl, type NodeDoc, parseCrawl } from './jobs/nodes.js';
+export {
+  crawlNetwork,
+  crawlNodes,
+  type CrawlOptions,
+  crawlTime,
+  fetchCrawl,
+  type NodeDoc,
+  parseCrawl,
+} from './jobs/nodes.js';
 export {
   type Changes,
   type DataSetJob,

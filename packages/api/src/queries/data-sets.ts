@@ -53,9 +53,29 @@ export function buildVersionsQuery(field: string): estypes.SearchRequest {
   return { size: 0, aggs: { versions: { terms: { field, size: 1000 } } } };
 }
 
-/** The nodes a crawl saw since it started (pure). */
+/**
+ * The nodes a crawl fetched since it started (pure); a node written before `crawled_at` existed
+ * counts by its `last_seen`, which was then the fetch time.
+ */
 export function buildNodesQuery(since: string): estypes.SearchRequest {
-  return { query: { range: { last_seen: { gte: since } } }, sort: [{ public_key: 'asc' }], size: 10_000 };
+  return {
+    query: {
+      bool: {
+        should: [
+          { range: { crawled_at: { gte: since } } },
+          {
+            bool: {
+              must_not: { exists: { field: 'crawled_at' } },
+              filter: { range: { last_seen: { gte: since } } },
+            },
+          },
+        ],
+        minimum_should_match: 1,
+      },
+    },
+    sort: [{ public_key: 'asc' }],
+    size: 10_000,
+  };
 }
 
 /** Every label of the names index, by account (pure). */

@@ -2,7 +2,7 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { encodeNodePublic } from 'xrpl';
 import type { Logger } from '@xle/core';
-import type { Json } from '@xle/documents';
+import { parseRippledTimeText, type Json } from '@xle/documents';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { recordJobRun, writeDocuments } from './data-set.js';
 
@@ -13,6 +13,8 @@ export interface NodeDoc {
   complete_ledgers?: string;
   last_seen: string;
   last_seen_unix: number;
+  /** When this service fetched the crawl that saw it (the newest crawl's nodes are those fetched since it started). */
+  crawled_at: string;
   server_version?: string;
   version?: string;
   type?: string;
@@ -27,12 +29,33 @@ function nodeKeyOf(value: unknown): string | undefined {
   return bytes.length === 33 ? encodeNodePublic(bytes) : undefined;
 }
 
+/** How far ahead of the fetch a crawled server's clock may run and still be believed. */
+const CLOCK_SKEW_S = 300;
+
+/**
+ * When the nodes of a crawl answer were seen: the answering server's own clock (`server.time`,
+ * rippled's text), which says when the answer was made (a recorded crawl replayed later was made
+ * then, not now), unless it is missing or runs ahead of the fetch; else the time of the fetch.
+ */
+export function crawlTime(crawl: Json, fetchedAt: Date): Date {
+  const server = (crawl.server ?? {}) as Json;
+  const own = parseRippledTimeText(server.time);
+  const fetched = fetchedAt.getTime() / 1000;
+  return own !== undefined && own <= fetched + CLOCK_SKEW_S ? new Date(own * 1000) : fetchedAt;
+}
+
 /**
  * The nodes one `/crawl` answer shows (pure): the answering server itself (`server.pubkey_node`)
- * and every active peer of its overlay, keyed by base58 node public key.
+ * and every active peer of its overlay, keyed by base58 node public key, seen when the answer was
+ * made (see crawlTime).
  */
-export function parseCrawl(crawl: Json, seenAt: Date): NodeDoc[] {
-  const seen = { last_seen: seenAt.toISOString(), last_seen_unix: Math.floor(seenAt.getTime() / 1000) };
+export function parseCrawl(crawl: Json, fetchedAt: Date): NodeDoc[] {
+  const seenAt = crawlTime(crawl, fetchedAt);
+  const seen = {
+    last_seen: seenAt.toISOString(),
+    last_seen_unix: Math.floor(seenAt.getTime() / 1000),
+    crawled_at: fetchedAt.toISOString(),
+  };
   const docs: NodeDoc[] = [];
   const server = (crawl.server ?? {}) as Json;
   const self = nodeKeyOf(server.pubkey_node);

@@ -350,8 +350,13 @@ export const Node = OpenObject(
       Type.String({ description: 'IP address; absent for a crawled server itself and for peers that hide it.' }),
     ),
     port: Type.Optional(Type.Integer({ description: 'Peer port (not in the spec).' })),
-    last_seen: { ...IsoDate, description: 'When a crawl last saw it (ISO 8601).' },
+    last_seen: {
+      ...IsoDate,
+      description:
+        'When a crawl last saw it (ISO 8601): the crawled server’s own clock when its answer was made (its `server.time`), or the fetch time when the answer has none or a clock ahead of the fetch.',
+    },
     last_seen_unix: Type.Integer({ description: 'The same instant, Unix seconds.' }),
+    crawled_at: Type.Optional({ ...IsoDate, description: 'When this service fetched that crawl answer.' }),
     server_version: Type.Optional(Type.String({ description: 'rippled version, e.g. `1.2.1`; absent when unknown.' })),
     version: Type.Optional(
       Type.String({ description: 'Version as the node gives it, e.g. `rippled-1.2.1`; absent when unknown.' }),
