@@ -15,6 +15,8 @@ import {
  * - engine unreachable → 503 ENGINE_UNAVAILABLE (with Retry-After)
  * - engine timeout     → 504 ENGINE_TIMEOUT
  * - 400 from the engine (a user query it rejected) → 400 with the engine's own reason
+ * - a point in time that expired or was closed (search_context_missing_exception) → 400
+ *   INVALID_CURSOR: the cursor or PIT id the client sent is spent
  * - an index or alias that is not there (index_not_found_exception) → 503 INDEX_NOT_FOUND: the
  *   indices were deleted or are being recreated, which is no fault of the request (a 404 would
  *   say the document does not exist). A read by id that may miss its range asks with
@@ -27,6 +29,13 @@ export function mapEngineError(error: unknown): unknown {
   if (error instanceof errors.ResponseError) {
     const status = error.meta.statusCode ?? 500;
     if (engineErrorType(error) === 'index_not_found_exception') return new IndexNotFoundError(error);
+    // A point in time that expired or was closed: the cursor or PIT id the client sent is spent.
+    if (engineErrorType(error) === 'search_context_missing_exception')
+      return new BadRequestError(
+        'The point in time of this cursor has expired or was closed; run the query again.',
+        { reason: engineReason(error) },
+        ErrorCode.InvalidCursor,
+      );
     if (status === 400) {
       return new BadRequestError(
         'The search engine rejected the query.',

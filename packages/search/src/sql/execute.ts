@@ -157,6 +157,8 @@ async function* runRows(engine: SearchEngine, plan: RowsPlan, options: RunOption
       page.hits.map((h) => rowOf(plan, h._source)),
     );
     if (page.last || wanted(plan, state) <= 0) state.done = true;
+    // A page OFFSET skipped whole is read on, never answered as an empty page with a cursor.
+    if (rows.length === 0 && !state.done) continue;
     yield { rows, state };
     if (state.done) return;
   }
@@ -243,6 +245,7 @@ async function* runGroups(engine: SearchEngine, plan: GroupsPlan, options: RunOp
     }
     const taken = take(plan, state, rows);
     if (wanted(plan, state) <= 0) state.done = true;
+    if (taken.length === 0 && !state.done) continue;
     yield { rows: taken, state };
     if (state.done) return;
   }
@@ -264,7 +267,7 @@ export function compareValues(a: unknown, b: unknown): number {
 async function* runOrderedGroups(engine: SearchEngine, plan: GroupsPlan, options: RunOptions): AsyncGenerator<Batch> {
   const state = options.state ?? initialState();
   const keyTypes = keyTypesOf(plan);
-  const keep = (plan.limit ?? 0) + plan.offset;
+  const keep = plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit + plan.offset;
   const order = plan.order ?? [];
   const compare = (a: { sortKey: unknown[] }, b: { sortKey: unknown[] }): number => {
     for (let i = 0; i < order.length; i += 1) {

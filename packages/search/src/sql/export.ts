@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { IndexKind, Logger } from '@xle/core';
+import { BadRequestError, ErrorCode, type IndexKind, type Logger } from '@xle/core';
 import type { SearchEngine } from '../engine.js';
 import { createWriter, formatFromAccept, MEDIA_TYPES, type Format } from '../formats/formats.js';
 import { abortOnDisconnect, type SearchDeps } from '../search.js';
@@ -21,6 +21,27 @@ interface SqlCursor {
   state: RunState;
   fetchSize: number;
   carry?: unknown;
+  /** When the page that issued it was answered (ms since the epoch): a cursor lives CURSOR_TTL_MS from then. */
+  issued?: number;
+}
+
+/**
+ * How long a cursor lives between pages, exactly: its point in time is kept for that long
+ * (PAGE_KEEP_ALIVE), and the engine reaps expired points in time only once a minute or so, so
+ * the cursor itself carries when it was issued and is refused past it.
+ */
+const CURSOR_TTL_MS = 90_000;
+
+/** The cursor of a request, refused (400 INVALID_CURSOR) once older than CURSOR_TTL_MS. */
+export function openCursor(sealer: SearchDeps['sealer'], token: string, now = Date.now()): SqlCursor {
+  const cursor = sealer.open<SqlCursor>('sql', token, 'cursor');
+  if (cursor.issued !== undefined && now - cursor.issued > CURSOR_TTL_MS)
+    throw new BadRequestError(
+      `Invalid cursor: it expired ${Math.round((now - cursor.issued - CURSOR_TTL_MS) / 1000)} s ago (cursors live 90 s between pages); run the query again.`,
+      { parameter: 'cursor' },
+      ErrorCode.InvalidCursor,
+    );
+  return cursor;
 }
 
 export interface SqlRequest {
@@ -57,7 +78,7 @@ export async function runSql(
   ctx: Context,
 ): Promise<void> {
   const format = chooseFormat(ctx, queryFormat, body.format);
-  const cursor = body.cursor === undefined ? undefined : sealer.open<SqlCursor>('sql', body.cursor, 'cursor');
+  const cursor = body.cursor === undefined ? undefined : openCursor(sealer, body.cursor);
   const sql = cursor?.sql ?? (body.query as string);
   const plan: Plan = translateSql(sql, await loadSchemas(engine));
   const fetchSize = cursor?.fetchSize ?? body.fetch_size;
@@ -86,7 +107,7 @@ export async function runSql(
     const rows = writer.rows(firstRows);
     const next = state.done
       ? undefined
-      : sealer.seal('sql', { sql, state, fetchSize, carry: writer.carry() } satisfies SqlCursor);
+      : sealer.seal('sql', { sql, state, fetchSize, carry: writer.carry(), issued: Date.now() } satisfies SqlCursor);
     if (next !== undefined) ctx.set('Cursor', next);
     else if (state.pit !== undefined) await engine.closePit(state.pit);
     ctx.body = Buffer.concat([head, rows, writer.end(CURSOR_IN_BODY.has(format) ? next : undefined)]);

@@ -96,8 +96,11 @@ function limitOf(sql: string, ast: AstNode): { limit?: number; offset: number } 
   if (values.length === 0) return { offset: 0 };
   if (limit?.seperator === ',')
     throw sqlError(ErrorCode.UnsupportedSql, 'Write LIMIT n OFFSET m.', 'LIMIT', positionOf(sql, null, 'LIMIT'));
-  const numbers = values.map((v) => literal(v));
-  for (const n of numbers) {
+  // `OFFSET m` alone (no LIMIT): every row after the first m. `LIMIT ALL`: no limit.
+  const offsetOnly = limit?.seperator === 'offset' && values.length === 1;
+  const all = (v: AstNode | undefined): boolean => v?.type === 'origin' && String(v.value).toLowerCase() === 'all';
+  const numbers = values.map((v, i) => (i === 0 && !offsetOnly && all(v) ? undefined : literal(v)));
+  for (const n of numbers.filter((n, i) => !(i === 0 && !offsetOnly && n === undefined))) {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
       throw sqlError(
         ErrorCode.InvalidQuery,
@@ -106,7 +109,9 @@ function limitOf(sql: string, ast: AstNode): { limit?: number; offset: number } 
         positionOf(sql, null, 'LIMIT'),
       );
   }
-  return { limit: numbers[0] as number, offset: (numbers[1] as number | undefined) ?? 0 };
+  if (offsetOnly) return { offset: numbers[0] as number };
+  const first = numbers[0] as number | undefined;
+  return { ...(first === undefined ? {} : { limit: first }), offset: (numbers[1] as number | undefined) ?? 0 };
 }
 
 /**

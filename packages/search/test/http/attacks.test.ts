@@ -284,4 +284,7 @@ t.test('a point in time opened here pages a search, and only signed ids are acce
     body: JSON.stringify({ id }),
   });
   t.equal(closed.status, 200);
+  const spent = await post(`${base}/search`, { pit: { id: json.pit_id }, size: 1 });
+  t.equal(spent.status, 400, 'a closed point in time is a 400, not a 500');
+  t.match(spent.json, { error: { code: 'INVALID_CURSOR' } });
 });

@@ -79,4 +79,11 @@ t.test('a cursor left unused can be closed, which frees its point in time', asyn
   });
   t.same(await closed.json(), { succeeded: true });
   t.equal(await contextsSettle(idle), idle, 'closed');
+  const afterClose = await fetch(`${base}/sql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ cursor }),
+  });
+  t.equal(afterClose.status, 400, 'a closed cursor is a 400, not a 500');
+  t.match(await afterClose.json(), { error: { code: 'INVALID_CURSOR', message: /expired or was closed/ } });
 });

@@ -131,6 +131,40 @@ t.test('HAVING, ORDER BY an aggregate, LIMIT and OFFSET', async (t) => {
   );
 });
 
+t.test('OFFSET without LIMIT skips rows and returns the rest; LIMIT ALL limits nothing', async (t) => {
+  const rowsOf = async (query: string): Promise<unknown[][]> => {
+    const answer = await post(`${base}/sql`, { query });
+    t.equal(answer.status, 200, query);
+    return (answer.json as { rows: unknown[][] }).rows;
+  };
+  const payments = await rowsOf(
+    "SELECT hash FROM transactions WHERE TransactionType = 'Payment' ORDER BY ledger_index, hash LIMIT 10000",
+  );
+  t.ok(payments.length > 100, `${payments.length} payments`);
+  const skip = payments.length - 10;
+  t.same(
+    await rowsOf(
+      `SELECT hash FROM transactions WHERE TransactionType = 'Payment' ORDER BY ledger_index, hash OFFSET ${skip}`,
+    ),
+    payments.slice(skip),
+    `OFFSET ${skip} alone: the last 10, not the first ${skip}`,
+  );
+  t.same(
+    await rowsOf(
+      "SELECT hash FROM transactions WHERE TransactionType = 'Payment' ORDER BY ledger_index, hash LIMIT ALL OFFSET 5",
+    ),
+    payments.slice(5),
+    'LIMIT ALL OFFSET 5',
+  );
+  const groups = await rowsOf('SELECT Account, COUNT(*) AS n FROM transactions GROUP BY Account');
+  t.ok(groups.length > 20);
+  t.same(
+    await rowsOf(`SELECT Account, COUNT(*) AS n FROM transactions GROUP BY Account OFFSET ${groups.length - 7}`),
+    groups.slice(groups.length - 7),
+    'GROUP BY … OFFSET: the last 7 groups',
+  );
+});
+
 t.test('global aggregates and date buckets', async (t) => {
   const total = await target.client.count({ index: transactions });
   const one = (
@@ -224,6 +258,26 @@ t.test('fetch_size pages with a cursor reach every row exactly once, in json and
   t.same(lines.slice(1, 1001), everything.slice(0, 1000), 'the csv pages continue each other');
   const closed = await post(`${base}/sql/close`, { cursor: csvNext.headers.get('cursor') ?? cursor });
   t.same(closed.json, { succeeded: true });
+
+  // OFFSET skips whole pages on the server: no page answers empty while a cursor says more exist.
+  t.ok(everything.length > 1150, `${everything.length} rows`);
+  const skipped = `${query} LIMIT 150 OFFSET 1000`;
+  let offsetPage = (await post(`${base}/sql`, { query: skipped, fetch_size: 100 })).json as {
+    rows: [string][];
+    cursor?: string;
+  };
+  const sizes = [offsetPage.rows.length];
+  const offsetSeen = offsetPage.rows.map((r) => r[0]);
+  while (offsetPage.cursor !== undefined) {
+    offsetPage = (await post(`${base}/sql`, { cursor: offsetPage.cursor })).json as {
+      rows: [string][];
+      cursor?: string;
+    };
+    sizes.push(offsetPage.rows.length);
+    offsetSeen.push(...offsetPage.rows.map((r) => r[0]));
+  }
+  t.same(sizes, [100, 50], 'LIMIT 150 OFFSET 1000 with fetch_size 100: pages of 100 and 50, none empty');
+  t.same(offsetSeen, everything.slice(1000, 1150), 'the 150 rows after the first 1,000');
 });
 
 t.test('format from the query parameter, the body, or Accept; media types', async (t) => {
