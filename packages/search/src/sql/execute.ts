@@ -175,6 +175,10 @@ export function readBucket(
     const value = bucket.key?.[ref.key] ?? null;
     return keyTypes.get(ref.key) === 'datetime' && typeof value === 'number' ? new Date(value).toISOString() : value;
   }
+  if (ref.part !== undefined) {
+    const stats = bucket[ref.metric] as { count?: number; sum?: number | null } | undefined;
+    return (stats?.count ?? 0) === 0 ? null : (stats?.[ref.part] ?? null);
+  }
   const agg = bucket[ref.metric] as { value?: number | null; value_as_string?: string } | undefined;
   const value = agg?.value ?? null;
   if (value !== null && agg?.value_as_string !== undefined && /^\d{4}-\d{2}-\d{2}T/.test(agg.value_as_string))

@@ -73,6 +73,14 @@ export function valueFor(ctx: Context, node: AstNode, info: FieldInfo, clause: s
     );
   if (NUMERIC.has(info.type) && typeof value === 'string' && !Number.isFinite(Number(value)))
     throw sqlError(ErrorCode.InvalidQuery, `[${value}] is not a number.`, clause, positionOf(ctx.sql, node, value));
+  if ((info.type === 'date' || info.type === 'date_nanos') && typeof value === 'string') {
+    // An instant, as in any SQL engine: a date alone is its midnight UTC. The engine's own parsing
+    // would round a date-only bound (`= '2015-01-14'` matching the whole day, `<=` its end).
+    const instant = new Date(value);
+    if (Number.isNaN(instant.getTime()))
+      throw sqlError(ErrorCode.InvalidQuery, `[${value}] is not a date.`, clause, positionOf(ctx.sql, node, value));
+    return instant.toISOString();
+  }
   return value;
 }
 

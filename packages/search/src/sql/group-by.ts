@@ -229,7 +229,10 @@ function metricOf(ctx: Context, node: AstNode, next: () => string, clause: strin
           ? 'double'
           : 'long'
         : sqlTypeOf(info.type);
-  const kind = { SUM: 'sum', AVG: 'avg', MIN: 'min', MAX: 'max' }[name as 'SUM' | 'AVG' | 'MIN' | 'MAX'];
+  // SUM reads a stats metric: over no value it is NULL, as in SQL, where the engine's sum says 0.
+  if (name === 'SUM')
+    return { id, text: `SUM(${path})`, ref: { metric: id, part: 'sum' }, type, agg: { stats: { field: path } } };
+  const kind = { AVG: 'avg', MIN: 'min', MAX: 'max' }[name as 'AVG' | 'MIN' | 'MAX'];
   return { id, text: `${name}(${path})`, ref: { metric: id }, type, agg: { [kind]: { field: path } } };
 }
 

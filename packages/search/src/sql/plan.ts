@@ -17,7 +17,11 @@ export interface Column {
 }
 
 /** A value a grouped row is made of: a group key, the bucket's count, or a metric aggregation. */
-export type Ref = { key: string } | { count: true } | { metric: string };
+/**
+ * What an output reads from a bucket: a group key, the bucket's document count, or a metric (`part`:
+ * a field of a stats metric, which is NULL where the metric saw no value, as SQL's SUM over no rows).
+ */
+export type Ref = { key: string } | { count: true } | { metric: string; part?: 'sum' };
 
 /** A HAVING condition, kept as data so that plans stay serialisable and testable. */
 export type Condition =

@@ -89,16 +89,65 @@ export function not(q: Query): Query {
   return { bool: { must_not: [q] } };
 }
 
+/**
+ * `path` has a value and `q` does not match: SQL's `x <> v`, `NOT IN`, `NOT LIKE`, `NOT BETWEEN`
+ * and `NOT (x > v)`, under which a row whose `x` is NULL is unknown, so not returned (three-valued
+ * logic), where the engine's must_not alone would return it.
+ */
+function negated(path: string, q: Query): Query {
+  return { bool: { filter: [{ exists: { field: path } }], must_not: [q] } };
+}
+
+/** The operand of NOT (`NOT x` or `NOT(x)`), or undefined. */
+function negatedOperand(node: AstNode): AstNode | undefined {
+  if (node.type === 'unary_expr' && String(node.operator).toUpperCase() === 'NOT') return node.expr as AstNode;
+  if (node.type === 'function' && functionName(node) === 'NOT' && functionArgs(node).length === 1)
+    return functionArgs(node)[0] as AstNode;
+  return undefined;
+}
+
+/** The parts of a chain of one operator (`a AND b AND c`), parentheses kept as they group. */
+function chain(node: AstNode, op: string): AstNode[] {
+  if (node.type === 'binary_expr' && String(node.operator).toUpperCase() === op && node.parentheses !== true)
+    return [...chain(node.left as AstNode, op), ...chain(node.right as AstNode, op)];
+  return [node];
+}
+
+/**
+ * The rows where a WHERE expression is false, not unknown (pure): what `NOT expr` returns under
+ * SQL's three-valued logic. A comparison is false only where its column has a value; `AND` is false
+ * where either side is, `OR` where both are; `IS [NOT] NULL` is never unknown; full-text predicates
+ * are false where they do not match.
+ */
+function toFalseQuery(ctx: Context, node: AstNode): Query {
+  const operand = negatedOperand(node);
+  if (operand !== undefined) return toQuery(ctx, operand);
+  if (node.type === 'binary_expr') {
+    const op = String(node.operator).toUpperCase();
+    if (op === 'AND' || op === 'OR') {
+      const parts = [node.left as AstNode, node.right as AstNode].flatMap((n) => chain(n, op));
+      const falses = parts.map((n) => toFalseQuery(ctx, n));
+      return op === 'AND' ? { bool: { should: falses, minimum_should_match: 1 } } : { bool: { filter: falses } };
+    }
+    const q = toQuery(ctx, node);
+    if (op === 'IS' || op === 'IS NOT') return not(q);
+    const column = [node.left as AstNode, node.right as AstNode].find(isColumn);
+    if (column !== undefined) return negated(resolveField(ctx, column, 'WHERE').path, q);
+    return not(q);
+  }
+  return not(toQuery(ctx, node));
+}
+
 /** A WHERE expression → an engine query (pure). Full-text predicates score; the rest filter. */
 export function toQuery(ctx: Context, node: AstNode): Query {
   const clause = 'WHERE';
   if (node.type === 'unary_expr' && String(node.operator).toUpperCase() === 'NOT') {
-    return not(toQuery(ctx, node.expr as AstNode));
+    return toFalseQuery(ctx, node.expr as AstNode);
   }
   if (node.type === 'function') {
     const name = functionName(node);
     const args = functionArgs(node);
-    if (name === 'NOT' && args.length === 1) return not(toQuery(ctx, args[0] as AstNode));
+    if (name === 'NOT' && args.length === 1) return toFalseQuery(ctx, args[0] as AstNode);
     if (name === 'MATCH') return matchQuery(ctx, node, args);
     if (name === 'QUERY') return queryStringQuery(ctx, node, args);
     throw sqlError(
@@ -178,18 +227,27 @@ export function toQuery(ctx: Context, node: AstNode): Query {
         [path]: { value: likeToWildcard(pattern), ...(operator.includes('ILIKE') ? { case_insensitive: true } : {}) },
       },
     };
-    return operator.startsWith('NOT') ? not(wildcard) : wildcard;
+    return operator.startsWith('NOT') ? negated(path, wildcard) : wildcard;
   }
   const { path, info } = exactField(ctx, left, clause);
+  const ordered = operator === 'BETWEEN' || operator === 'NOT BETWEEN' || RANGE[operator] !== undefined;
+  const numericTwin = path.endsWith('.value') ? `${path.slice(0, -'.value'.length)}._value` : undefined;
+  if (ordered && info.type === 'keyword' && numericTwin !== undefined && ctx.schema.has(numericTwin))
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `[${path}] is an amount's exact decimal text, which an order compares as text ('9' > '10'); compare [${numericTwin}], its number, instead.`,
+      clause,
+      positionOf(ctx.sql, node),
+    );
   if (operator === 'IN' || operator === 'NOT IN') {
     const values = ((right.value as AstNode[] | undefined) ?? []).map((v) => valueFor(ctx, v, info, clause));
     const terms: Query = { terms: { [path]: values } };
-    return operator === 'NOT IN' ? not(terms) : terms;
+    return operator === 'NOT IN' ? negated(path, terms) : terms;
   }
   if (operator === 'BETWEEN' || operator === 'NOT BETWEEN') {
     const [low, high] = ((right.value as AstNode[] | undefined) ?? []).map((v) => valueFor(ctx, v, info, clause));
     const range: Query = { range: { [path]: { gte: low, lte: high } } };
-    return operator === 'NOT BETWEEN' ? not(range) : range;
+    return operator === 'NOT BETWEEN' ? negated(path, range) : range;
   }
   if (literal(right) === null)
     throw sqlError(
@@ -200,7 +258,7 @@ export function toQuery(ctx: Context, node: AstNode): Query {
     );
   const value = valueFor(ctx, right, info, clause);
   if (operator === '=') return { term: { [path]: { value } } };
-  if (operator === '!=' || operator === '<>') return not({ term: { [path]: { value } } });
+  if (operator === '!=' || operator === '<>') return negated(path, { term: { [path]: { value } } });
   const bound = RANGE[operator];
   if (bound !== undefined) return { range: { [path]: { [bound]: value } } };
   throw sqlError(

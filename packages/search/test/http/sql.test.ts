@@ -165,6 +165,100 @@ t.test('OFFSET without LIMIT skips rows and returns the rest; LIMIT ALL limits n
   );
 });
 
+t.test('NULL is unknown: a negation never returns rows without the column, as SQL says', async (t) => {
+  const countOf = async (where: string): Promise<number> => {
+    const answer = await post(`${base}/sql`, { query: `SELECT COUNT(*) AS n FROM transactions WHERE ${where}` });
+    t.equal(answer.status, 200, where);
+    return (answer.json as { rows: [number][] }).rows[0]![0];
+  };
+  const engineCount = async (query: object): Promise<number> =>
+    (await target.client.count({ index: transactions, query })).count;
+  const tagged = await engineCount({ exists: { field: 'DestinationTag' } });
+  const tag999 = await engineCount({ term: { DestinationTag: 999 } });
+  const all = await engineCount({ match_all: {} });
+  t.ok(tagged > 0 && tagged < all, `${tagged} of ${all} transactions have a DestinationTag`);
+  t.equal(await countOf('DestinationTag <> 999'), tagged - tag999, '<> counts only rows with a tag');
+  t.equal(await countOf('DestinationTag != 999'), tagged - tag999);
+  t.equal(await countOf('DestinationTag NOT IN (999)'), tagged - tag999, 'NOT IN too');
+  t.equal(
+    await countOf('NOT (DestinationTag > 5)'),
+    await engineCount({ range: { DestinationTag: { lte: 5 } } }),
+    'NOT (x > 5) is x <= 5, never a row without x',
+  );
+  t.equal(
+    await countOf('NOT (DestinationTag > 5 OR DestinationTag IS NULL)'),
+    await engineCount({ range: { DestinationTag: { lte: 5 } } }),
+    'NOT (a OR b): false only where both are false',
+  );
+  t.equal(
+    await countOf("NOT (DestinationTag > 5 AND TransactionType = 'Payment')"),
+    await engineCount({
+      bool: {
+        should: [
+          { range: { DestinationTag: { lte: 5 } } },
+          {
+            bool: {
+              filter: [{ exists: { field: 'TransactionType' } }],
+              must_not: [{ term: { TransactionType: 'Payment' } }],
+            },
+          },
+        ],
+        minimum_should_match: 1,
+      },
+    }),
+    'NOT (a AND b): false where either is false',
+  );
+  t.equal(await countOf('NOT (DestinationTag IS NULL)'), tagged, 'IS NULL is never unknown');
+  t.equal(
+    await countOf("InvoiceID NOT LIKE 'A%'"),
+    await engineCount({
+      bool: { filter: [{ exists: { field: 'InvoiceID' } }], must_not: [{ prefix: { InvoiceID: 'A' } }] },
+    }),
+    'NOT LIKE only over rows with the column',
+  );
+});
+
+t.test('a date literal is an instant; SUM over no rows is NULL', async (t) => {
+  const rowsOf = async (query: string): Promise<unknown[][]> => {
+    const answer = await post(`${base}/sql`, { query });
+    t.equal(answer.status, 200, query);
+    return (answer.json as { rows: unknown[][] }).rows;
+  };
+  const day = '2015-01-14';
+  const wholeDay = (
+    await rowsOf(`SELECT COUNT(*) FROM transactions WHERE _date >= '${day}' AND _date < '2015-01-15'`)
+  )[0]![0] as number;
+  t.ok(wholeDay > 0, `${wholeDay} transactions on ${day}`);
+  const midnight = (
+    await target.client.count({ index: transactions, query: { term: { _date: `${day}T00:00:00.000Z` } } })
+  ).count;
+  t.same(
+    await rowsOf(`SELECT COUNT(*) FROM transactions WHERE _date = '${day}'`),
+    [[midnight]],
+    '= a date: its midnight',
+  );
+  t.match(await post(`${base}/sql`, { query: "SELECT hash FROM transactions WHERE _date > 'yesterday'" }), {
+    status: 400,
+    json: { error: { code: 'INVALID_QUERY', message: /is not a date/ } },
+  });
+  t.match(await post(`${base}/sql`, { query: `SELECT hash FROM transactions WHERE "Amount.value" > '1000'` }), {
+    status: 400,
+    json: { error: { code: 'INVALID_QUERY', message: /compare \[Amount\._value\]/ } },
+  });
+  t.equal(
+    (await rowsOf(`SELECT COUNT(*) FROM transactions WHERE "Amount._value" > 1000`))[0]![0],
+    (await target.client.count({ index: transactions, query: { range: { 'Amount._value': { gt: 1000 } } } })).count,
+    'the number compares as a number',
+  );
+  t.same(
+    await rowsOf("SELECT SUM(Fee) AS fees, COUNT(*) AS n FROM transactions WHERE TransactionType = 'NoSuchType'"),
+    [[null, 0]],
+    'SUM over no rows is NULL, COUNT 0',
+  );
+  const fees = await rowsOf("SELECT SUM(DestinationTag) FROM transactions WHERE TransactionType = 'OfferCreate'");
+  t.same(fees, [[null]], 'SUM of a column no matching row has is NULL too');
+});
+
 t.test('global aggregates and date buckets', async (t) => {
   const total = await target.client.count({ index: transactions });
   const one = (

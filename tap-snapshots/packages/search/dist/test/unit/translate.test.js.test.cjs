@@ -79,6 +79,13 @@ Object {
         },
         Object {
           "bool": Object {
+            "filter": Array [
+              Object {
+                "exists": Object {
+                  "field": "meta.TransactionResult",
+                },
+              },
+            ],
             "must_not": Array [
               Object {
                 "term": Object {
@@ -287,7 +294,7 @@ Object {
         Object {
           "range": Object {
             "_date": Object {
-              "gte": "2023-10-16T00:00:00Z",
+              "gte": "2023-10-16T00:00:00.000Z",
             },
           },
         },
@@ -314,7 +321,7 @@ Object {
   "kind": "groups",
   "metrics": Object {
     "m0": Object {
-      "sum": Object {
+      "stats": Object {
         "field": "_Fee",
       },
     },
@@ -326,6 +333,7 @@ Object {
     },
     Object {
       "metric": "m0",
+      "part": "sum",
     },
   ],
   "query": Object {
@@ -593,7 +601,7 @@ Object {
   "kind": "groups",
   "metrics": Object {
     "m0": Object {
-      "sum": Object {
+      "stats": Object {
         "field": "_Fee",
       },
     },
@@ -610,6 +618,7 @@ Object {
     },
     Object {
       "metric": "m0",
+      "part": "sum",
     },
     Object {
       "metric": "m1",
@@ -951,6 +960,7 @@ Object {
         "left": Object {
           "ref": Object {
             "metric": "m0",
+            "part": "sum",
           },
         },
         "right": Object {
@@ -973,7 +983,7 @@ Object {
   "kind": "groups",
   "metrics": Object {
     "m0": Object {
-      "sum": Object {
+      "stats": Object {
         "field": "_Fee",
       },
     },
@@ -1665,6 +1675,13 @@ Object {
   "offset": 0,
   "query": Object {
     "bool": Object {
+      "filter": Array [
+        Object {
+          "exists": Object {
+            "field": "Amount._value",
+          },
+        },
+      ],
       "must_not": Array [
         Object {
           "range": Object {
@@ -1700,6 +1717,13 @@ Object {
   "offset": 0,
   "query": Object {
     "bool": Object {
+      "filter": Array [
+        Object {
+          "exists": Object {
+            "field": "TransactionType",
+          },
+        },
+      ],
       "must_not": Array [
         Object {
           "term": Object {
@@ -1734,6 +1758,13 @@ Object {
   "offset": 0,
   "query": Object {
     "bool": Object {
+      "filter": Array [
+        Object {
+          "exists": Object {
+            "field": "TransactionType",
+          },
+        },
+      ],
       "must_not": Array [
         Object {
           "term": Object {
@@ -1768,6 +1799,13 @@ Object {
   "offset": 0,
   "query": Object {
     "bool": Object {
+      "filter": Array [
+        Object {
+          "exists": Object {
+            "field": "TransactionType",
+          },
+        },
+      ],
       "must_not": Array [
         Object {
           "terms": Object {
@@ -1803,6 +1841,13 @@ Object {
   "offset": 0,
   "query": Object {
     "bool": Object {
+      "filter": Array [
+        Object {
+          "exists": Object {
+            "field": "Account",
+          },
+        },
+      ],
       "must_not": Array [
         Object {
           "wildcard": Object {
@@ -1837,11 +1882,17 @@ Object {
   "offset": 0,
   "query": Object {
     "bool": Object {
-      "must_not": Array [
+      "filter": Array [
         Object {
           "bool": Object {
-            "minimum_should_match": 1,
-            "should": Array [
+            "filter": Array [
+              Object {
+                "exists": Object {
+                  "field": "ledger_index",
+                },
+              },
+            ],
+            "must_not": Array [
               Object {
                 "range": Object {
                   "ledger_index": Object {
@@ -1849,6 +1900,19 @@ Object {
                   },
                 },
               },
+            ],
+          },
+        },
+        Object {
+          "bool": Object {
+            "filter": Array [
+              Object {
+                "exists": Object {
+                  "field": "ledger_index",
+                },
+              },
+            ],
+            "must_not": Array [
               Object {
                 "range": Object {
                   "ledger_index": Object {
@@ -1967,7 +2031,7 @@ Object {
   "limit": 3,
   "metrics": Object {
     "m0": Object {
-      "sum": Object {
+      "stats": Object {
         "field": "_Fee",
       },
     },
@@ -1978,6 +2042,7 @@ Object {
       "desc": true,
       "ref": Object {
         "metric": "m0",
+        "part": "sum",
       },
     },
   ],
@@ -1987,6 +2052,7 @@ Object {
     },
     Object {
       "metric": "m0",
+      "part": "sum",
     },
   ],
   "query": Object {
@@ -2416,7 +2482,7 @@ Object {
   "kind": "groups",
   "metrics": Object {
     "m0": Object {
-      "sum": Object {
+      "stats": Object {
         "field": "_Fee",
       },
     },
@@ -2443,6 +2509,7 @@ Object {
     },
     Object {
       "metric": "m0",
+      "part": "sum",
     },
     Object {
       "metric": "m1",
