@@ -42,6 +42,16 @@ const TokenIdParam = Type.String({ pattern: '^(?:[0-9A-Fa-f]{40}|[^\\s./]{3,40})
 
 /** The account routes: each one resource of resources/accounts.ts. */
 export function accountRoutes(engine: Engine): AnyRoute[] {
+  // What every account route shares: its path under the account, its tags, and its caching.
+  const under = (path: string, summary: string, response: TSchema) => ({
+    method: 'get' as const,
+    path: `/account/{ACCOUNT}${path}`,
+    summary,
+    tags: ['Account'],
+    params: AccountPath,
+    response,
+    cache: 'latest' as const,
+  });
   const account = (
     path: string,
     summary: string,
@@ -49,14 +59,8 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
     response: TSchema,
   ): AnyRoute =>
     defineRoute({
-      method: 'get',
-      path: `/account/{ACCOUNT}${path}`,
-      summary,
-      tags: ['Account'],
-      params: AccountPath,
+      ...under(path, summary, response),
       query: NoQuery,
-      response,
-      cache: 'latest',
       handler: ({ params }) => read(engine, params.ACCOUNT),
     });
   // A list that grows with the ledger: a page of `limit`, resumed with `marker`.
@@ -67,14 +71,8 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
     response: TSchema,
   ): AnyRoute =>
     defineRoute({
-      method: 'get',
-      path: `/account/{ACCOUNT}${path}`,
-      summary,
-      tags: ['Account'],
-      params: AccountPath,
+      ...under(path, summary, response),
       query: AccountListQuery,
-      response,
-      cache: 'latest',
       handler: ({ params, query }, ctx) =>
         read(engine, params.ACCOUNT, { limit: query.limit ?? LIST_LIMIT.default, marker: query.marker }, ctx),
     });
