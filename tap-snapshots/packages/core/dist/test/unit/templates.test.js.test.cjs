@@ -76,7 +76,7 @@ Array [
     "name": "xrpl-mainnet-nfts",
   },
   Object {
-    "hash": "371c4cdcb3e234de",
+    "hash": "14adaa3319c7dd87",
     "name": "xrpl-mainnet-nodes",
   },
   Object {
