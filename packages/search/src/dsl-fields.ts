@@ -1,4 +1,5 @@
 import { BadRequestError, ErrorCode } from '@xle/core';
+import { isRecord } from '@xle/documents';
 
 /**
  * The field names a search body refers to, checked against the index mapping: a query on a field
@@ -64,8 +65,6 @@ export function mergeSearchable(all: readonly SearchableFields[]): SearchableFie
   }
   return { names, flattened: [...flattened], storedOnly: [...storedOnly] };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Query types whose spec is keyed by the field it reads (`{"term": {"Account": …}}`). */
 const FIELD_KEYED = new Set([

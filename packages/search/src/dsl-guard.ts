@@ -1,4 +1,5 @@
 import { BadRequestError, ErrorCode } from '@xle/core';
+import { isRecord } from '@xle/documents';
 
 /** Caps on what one search body may ask of the engine. */
 export interface SearchLimits {
@@ -98,8 +99,6 @@ const tooLarge = (path: string, message: string): BadRequestError =>
   new BadRequestError(`${message} (at ${path}).`, { path }, ErrorCode.QueryLimitExceeded);
 const invalid = (path: string, message: string): BadRequestError =>
   new BadRequestError(`${message} (at ${path}).`, { path }, ErrorCode.InvalidQuery);
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function nonNegativeInt(body: Record<string, unknown>, key: string, path: string): number {
   const value = body[key];

@@ -37,8 +37,8 @@ import {
 import type { Json } from '@xle/documents';
 import { retryTransient, writeOps, type WriteOp, type WriteOptions, type WriteResult } from './bulk-writer.js';
 
-/** Ledgers from `from` to `to`, both included. */
-export interface LedgerSpanOfRanges {
+/** Ledgers from `from` to `to`, both included (a checkpoint's indexed ranges, a job's changes). */
+export interface LedgerRange {
   from: number;
   to: number;
 }
@@ -106,13 +106,13 @@ export class IngestEngine {
    * alias when none does or when more than MAX_NAMED_RANGES do (a request names at most that many);
    * a read through it must then filter on the ledgers itself, as every read given a target does.
    */
-  async rangesHolding(kind: RangedKind, ledgers: readonly LedgerSpanOfRanges[]): Promise<ReadTarget> {
+  async rangesHolding(kind: RangedKind, ledgers: readonly LedgerRange[]): Promise<ReadTarget> {
     const names = await this.rangesOverlapping(kind, ledgers);
     return names.length === 0 || names.length > MAX_NAMED_RANGES ? kind : { indices: names.join(',') };
   }
 
   /** The range aliases of `kind` in the cluster that overlap `ledgers`. */
-  private async rangesOverlapping(kind: RangedKind, ledgers: readonly LedgerSpanOfRanges[]): Promise<string[]> {
+  private async rangesOverlapping(kind: RangedKind, ledgers: readonly LedgerRange[]): Promise<string[]> {
     if (ledgers.length === 0) return [];
     const starts = await this.weather('list ranges', () => rangeStartsBehind(this.client, this.naming, kind));
     return [
@@ -290,7 +290,7 @@ export class IngestEngine {
    * kind only in the ranges that hold those ledgers (a range nothing was written to is skipped), so
    * the cost follows what changed, not the number of ranges.
    */
-  async refreshLedgers(kinds: readonly IndexKind[], ledgers: readonly LedgerSpanOfRanges[]): Promise<void> {
+  async refreshLedgers(kinds: readonly IndexKind[], ledgers: readonly LedgerRange[]): Promise<void> {
     const names: string[] = [];
     for (const kind of kinds) {
       if (!isRangedKind(kind)) names.push(this.index(kind));

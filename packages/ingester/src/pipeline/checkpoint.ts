@@ -1,9 +1,6 @@
-import type { IngestEngine } from '../engine/ingest-engine.js';
+import type { IngestEngine, LedgerRange } from '../engine/ingest-engine.js';
 
-export interface LedgerRange {
-  from: number;
-  to: number;
-}
+export type { LedgerRange };
 
 export interface Checkpoint {
   kind: 'checkpoint';
