@@ -11,7 +11,7 @@ import {
   buildOwnedObjectsQuery,
   pageOf,
 } from '../queries/accounts.js';
-import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
+import { markedPage, type PageRequest } from './pages.js';
 import { buildOwnedNftPagesQuery } from '../queries/nfts.js';
 import {
   accountSettings,
@@ -57,10 +57,7 @@ async function trustLines(engine: Engine, account: string): Promise<TrustLine[]>
 }
 
 /** What a list route asks: how many, and from where. */
-export interface ListPage {
-  limit: number;
-  marker?: string | undefined;
-}
+export type ListPage = PageRequest;
 
 /**
  * One page of a sorted list (`request` in a unique sort order) whose marker belongs to `scope`:
@@ -71,16 +68,13 @@ async function listPage(
   kind: 'objects' | 'accounts',
   request: Parameters<Engine['search']>[1],
   scope: string,
-  { limit, marker }: ListPage,
+  page: ListPage,
 ): Promise<{ docs: Json[]; next?: string }> {
-  const after = marker === undefined ? undefined : decodePageMarker(marker, scope);
-  const hits = (await engine.search<Json>(kind, pageOf(request, limit, after))).hits.hits;
-  const page = hits.slice(0, limit);
-  const last = page[page.length - 1];
-  const docs = page.map((h) => h._source ?? {});
-  return hits.length > limit && last?.sort !== undefined
-    ? { docs, next: encodePageMarker(scope, last.sort) }
-    : { docs };
+  const { hits, next } = await markedPage<Json>(engine, kind, scope, page, (after) =>
+    pageOf(request, page.limit, after),
+  );
+  const docs = hits.map((h) => h._source ?? {});
+  return next === undefined ? { docs } : { docs, next };
 }
 
 /** Says where the next page of an array answer is (RFC 8288 `Link`, rel="next"). */

@@ -2,7 +2,7 @@ import { NotFoundError } from '@xle/core';
 import type { Json, NftDoc } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
-import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
+import { markedPage, type PageRequest } from './pages.js';
 import {
   buildIssuerNftsQuery,
   buildNftBurnQuery,
@@ -35,10 +35,7 @@ async function isKnownNft(engine: Engine, id: string): Promise<boolean> {
   return (await engine.search('objects', { ...buildNftPageQuery(id), _source: false })).hits.hits.length > 0;
 }
 
-export interface PageRequest {
-  limit: number;
-  marker?: string | undefined;
-}
+export type { PageRequest };
 
 /**
  * GET /nft/{NFTOKEN_ID}/history: one page of the transactions that named or changed the NFT,
@@ -52,20 +49,18 @@ export async function nftHistory(
 ): Promise<Json> {
   const id = nftId.toUpperCase();
   const scope = `nft-history:${id}:${newestFirst ? 'desc' : 'asc'}`;
-  const after = marker === undefined ? undefined : decodePageMarker(marker, scope);
-  const found = await engine.search<Json>('transactions', buildNftHistoryQuery(id, limit, newestFirst, after));
-  const hits = found.hits.hits;
-  if (hits.length === 0 && after === undefined && !(await isKnownNft(engine, id)))
+  const { hits, next } = await markedPage<Json>(engine, 'transactions', scope, { limit, marker }, (after) =>
+    buildNftHistoryQuery(id, limit, newestFirst, after),
+  );
+  if (hits.length === 0 && marker === undefined && !(await isKnownNft(engine, id)))
     throw new NotFoundError(`NFT ${id} is not in the indexed ledgers.`, { nft_id: id });
-  const page = hits.slice(0, limit);
-  const docs = page.map((h) => h._source ?? {});
+  const docs = hits.map((h) => h._source ?? {});
   const answer: Json = {
     nft_id: id,
     transactions: shapeTransactions(docs, await enrichTransactions(engine, docs)),
     limit,
   };
-  const last = page[page.length - 1];
-  if (hits.length > limit && last?.sort !== undefined) answer.marker = encodePageMarker(scope, last.sort);
+  if (next !== undefined) answer.marker = next;
   return answer;
 }
 
@@ -76,17 +71,15 @@ export async function issuerNfts(
   { limit, marker }: PageRequest,
 ): Promise<Json> {
   const scope = `nfts:${filter.issuer}:${filter.taxon ?? '*'}:${filter.burned ?? '*'}`;
-  const after = marker === undefined ? undefined : decodePageMarker(marker, scope);
-  const found = await engine.search<NftDoc>('nfts', buildIssuerNftsQuery(filter, limit, after));
-  const hits = found.hits.hits;
-  const page = hits.slice(0, limit);
+  const { hits, next } = await markedPage<NftDoc>(engine, 'nfts', scope, { limit, marker }, (after) =>
+    buildIssuerNftsQuery(filter, limit, after),
+  );
   const answer: Json = {
     issuer: filter.issuer,
-    nfts: page.flatMap((h) => (h._source === undefined ? [] : [shapeNftDoc(h._source)])),
+    nfts: hits.flatMap((h) => (h._source === undefined ? [] : [shapeNftDoc(h._source)])),
     limit,
   };
   if (filter.taxon !== undefined) answer.taxon = filter.taxon;
-  const last = page[page.length - 1];
-  if (hits.length > limit && last?.sort !== undefined) answer.marker = encodePageMarker(scope, last.sort);
+  if (next !== undefined) answer.marker = next;
   return answer;
 }
