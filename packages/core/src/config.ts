@@ -201,7 +201,7 @@ export const ConfigSchema = Type.Object(
           Type.String({
             minLength: 16,
             description:
-              'Key that signs SQL cursors and point-in-time tokens. Random per process when unset; set the same value on every instance behind one address.',
+              'Key that signs the point-in-time tokens of POST /search/pit. Random per process when unset; set the same value on every instance behind one address. (SQL cursors are kept in the engine and need no key.)',
           }),
         ),
       },

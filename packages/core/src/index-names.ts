@@ -25,6 +25,7 @@ export const INDEX_KINDS = [
   'api-keys',
   'usage',
   'payg-channels',
+  'sql-cursors',
   'ingest-state',
   'dead-letters',
 ] as const;

@@ -21,6 +21,7 @@ import { DEFAULT_LIMITS } from './dsl-guard.js';
 import { SearchEngine } from './engine.js';
 import { SEARCH_ERRORS, searchRoutes } from './routes.js';
 import { TokenSealer } from './tokens.js';
+import { CursorStore } from './engine/cursor-store.js';
 
 /** Search bodies and SQL texts are small; anything larger is refused before it is parsed. */
 export const MAX_SEARCH_BODY = '64kb';
@@ -60,7 +61,12 @@ export function createSearchRouter(deps: AppDeps): SearchRouter {
   const { config, client, logger } = deps;
   const engine = new SearchEngine(readEngineFor(deps), namingOf(config), config.search.timeoutMs);
   const routes = searchRoutes(
-    { engine, sealer: new TokenSealer(config.search.secret), limits: DEFAULT_LIMITS },
+    {
+      engine,
+      sealer: new TokenSealer(config.search.secret),
+      cursors: new CursorStore(client, namingOf(config), logger),
+      limits: DEFAULT_LIMITS,
+    },
     logger,
   );
   // Case-sensitive: the access middleware below runs only on the exact prefix, so a route must

@@ -5,6 +5,8 @@ import { checkFields } from './dsl-fields.js';
 import { checkSearchBody, type SearchLimits } from './dsl-guard.js';
 import type { SearchEngine } from './engine.js';
 import type { TokenSealer } from './tokens.js';
+import type { CursorStore } from './engine/cursor-store.js';
+import type { SqlCursor } from './sql/export.js';
 
 /** Indices `/search` may read, by public name. */
 export const SEARCHABLE: Readonly<Record<string, IndexKind>> = {
@@ -18,6 +20,8 @@ export const SEARCHABLE: Readonly<Record<string, IndexKind>> = {
 export interface SearchDeps {
   engine: SearchEngine;
   sealer: TokenSealer;
+  /** SQL cursors between pages, kept in the engine. */
+  cursors: CursorStore<SqlCursor>;
   limits: SearchLimits;
 }
 

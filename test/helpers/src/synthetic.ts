@@ -58,6 +58,11 @@ export interface SyntheticOptions {
    * its history to span months without generating months of ledgers spaces them wider.
    */
   closeSeconds?: number;
+  /**
+   * Ledger indices from one generated ledger to the next (default 1). A test that wants a history
+   * in many range indices without generating every ledger between them spaces them wider.
+   */
+  ledgerStride?: number;
 }
 
 const ADDRESS = /"(r[1-9A-HJ-NP-Za-km-z]{24,34})"/g;
@@ -284,6 +289,7 @@ export function syntheticLedgers(templates: readonly LedgerInput[], options: Syn
     revisit: 0.1,
     hashed: true,
     closeSeconds: 4,
+    ledgerStride: 1,
     ...options,
   };
   // Written as a current rippled writes JSON (asRippledJson), as the source gives every ledger it
@@ -305,7 +311,7 @@ export function syntheticLedgers(templates: readonly LedgerInput[], options: Syn
     let parent = last.ledger_hash;
     let made = 0;
     const hashesSeen = new Set<string>();
-    for (let ledgerIndex = settings.startLedger; made < settings.transactions; ledgerIndex += 1) {
+    for (let ledgerIndex = settings.startLedger; made < settings.transactions; ledgerIndex += settings.ledgerStride) {
       const count = Math.min(
         settings.transactions - made,
         Math.max(1, Math.round(settings.perLedger * (0.5 + rand()))),

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { BadRequestError, ErrorCode, type IndexKind, type Logger } from '@xle/core';
+import type { IndexKind, Logger } from '@xle/core';
 import type { SearchEngine } from '../engine.js';
 import { createWriter, formatFromAccept, MEDIA_TYPES, type Format } from '../formats/formats.js';
 import { abortOnDisconnect, type SearchDeps } from '../search.js';
@@ -15,33 +15,12 @@ export const MAX_FETCH_SIZE = 10_000;
 /** Formats whose document holds the cursor; the others carry it in the Cursor header. */
 const CURSOR_IN_BODY = new Set<Format>(['json', 'yaml', 'cbor', 'smile']);
 
-/** What an SQL cursor carries between pages (sealed). */
-interface SqlCursor {
+/** What an SQL cursor carries between pages (kept in the engine, see CursorStore). */
+export interface SqlCursor {
   sql: string;
   state: RunState;
   fetchSize: number;
   carry?: unknown;
-  /** When the page that issued it was answered (ms since the epoch): a cursor lives CURSOR_TTL_MS from then. */
-  issued?: number;
-}
-
-/**
- * How long a cursor lives between pages, exactly: its point in time is kept for that long
- * (PAGE_KEEP_ALIVE), and the engine reaps expired points in time only once a minute or so, so
- * the cursor itself carries when it was issued and is refused past it.
- */
-const CURSOR_TTL_MS = 90_000;
-
-/** The cursor of a request, refused (400 INVALID_CURSOR) once older than CURSOR_TTL_MS. */
-export function openCursor(sealer: SearchDeps['sealer'], token: string, now = Date.now()): SqlCursor {
-  const cursor = sealer.open<SqlCursor>('sql', token, 'cursor');
-  if (cursor.issued !== undefined && now - cursor.issued > CURSOR_TTL_MS)
-    throw new BadRequestError(
-      `Invalid cursor: it expired ${Math.round((now - cursor.issued - CURSOR_TTL_MS) / 1000)} s ago (cursors live 90 s between pages); run the query again.`,
-      { parameter: 'cursor' },
-      ErrorCode.InvalidCursor,
-    );
-  return cursor;
 }
 
 export interface SqlRequest {
@@ -71,14 +50,14 @@ function chooseFormat(ctx: Context, queryFormat: Format | undefined, bodyFormat:
  * 4xx / 5xx rather than a broken stream.
  */
 export async function runSql(
-  { engine, sealer }: SearchDeps,
+  { engine, cursors }: SearchDeps,
   logger: Logger,
   queryFormat: Format | undefined,
   body: SqlRequest,
   ctx: Context,
 ): Promise<void> {
   const format = chooseFormat(ctx, queryFormat, body.format);
-  const cursor = body.cursor === undefined ? undefined : openCursor(sealer, body.cursor);
+  const cursor = body.cursor === undefined ? undefined : (await cursors.load(body.cursor)).state;
   const sql = cursor?.sql ?? (body.query as string);
   const plan: Plan = translateSql(sql, await loadSchemas(engine));
   const fetchSize = cursor?.fetchSize ?? body.fetch_size;
@@ -105,12 +84,11 @@ export async function runSql(
     // document, the text formats in the Cursor header, as Elasticsearch SQL does.
     const head = writer.start(plan.columns, firstRows);
     const rows = writer.rows(firstRows);
-    const next = state.done
-      ? undefined
-      : sealer.seal('sql', { sql, state, fetchSize, carry: writer.carry(), issued: Date.now() } satisfies SqlCursor);
-    if (next !== undefined) ctx.set('Cursor', next);
-    else if (state.pit !== undefined) await engine.closePit(state.pit);
-    ctx.body = Buffer.concat([head, rows, writer.end(CURSOR_IN_BODY.has(format) ? next : undefined)]);
+    const next = state.done ? undefined : await cursors.save({ sql, state, fetchSize, carry: writer.carry() });
+    if (next === undefined && state.pit !== undefined) await engine.closePit(state.pit);
+    const inBody = CURSOR_IN_BODY.has(format);
+    if (next !== undefined && !inBody) ctx.set('Cursor', next);
+    ctx.body = Buffer.concat([head, rows, writer.end(inBody ? next : undefined)]);
     return;
   }
   ctx.body = Readable.from(streamAll(), { objectMode: false });
@@ -133,9 +111,10 @@ export async function runSql(
   }
 }
 
-/** POST /sql/close: releases a cursor's point in time before it expires. */
-export async function closeSqlCursor({ engine, sealer }: SearchDeps, cursor: string): Promise<{ succeeded: true }> {
-  const state = sealer.open<SqlCursor>('sql', cursor, 'cursor').state;
-  if (state.pit !== undefined) await engine.closePit(state.pit);
+/** POST /sql/close: releases a cursor's point in time before it expires; the cursor is refused from then on. */
+export async function closeSqlCursor({ engine, cursors }: SearchDeps, token: string): Promise<{ succeeded: true }> {
+  const { id, state } = await cursors.load(token);
+  if (state.state.pit !== undefined) await engine.closePit(state.state.pit);
+  await cursors.remove(id);
   return { succeeded: true };
 }

@@ -1,22 +1,16 @@
 import t from 'tap';
-import { openCursor } from '../../src/sql/export.js';
-import { initialState } from '../../src/sql/execute.js';
-import { TokenSealer } from '../../src/tokens.js';
+import { cursorToken, parseCursorToken } from '../../src/engine/cursor-store.js';
 
-t.test('a cursor lives 90 s between pages, exactly', async (t) => {
-  const sealer = new TokenSealer('test secret');
-  const issued = Date.UTC(2026, 10, 27, 8, 0, 0);
-  const token = sealer.seal('sql', {
-    sql: 'SELECT hash FROM transactions',
-    state: initialState(),
-    fetchSize: 10,
-    issued,
-  });
-  t.equal(openCursor(sealer, token, issued + 90_000).sql, 'SELECT hash FROM transactions', 'at 90 s: still good');
-  t.throws(() => openCursor(sealer, token, issued + 90_001), {
-    status: 400,
-    code: 'INVALID_CURSOR',
-    message: /expired .*cursors live 90 s between pages/,
-  });
-  t.throws(() => openCursor(new TokenSealer('another secret'), token, issued), { code: 'INVALID_CURSOR' }, 'forged');
+t.test('a cursor token names an id and an expiry, and stays short', async (t) => {
+  const id = 'AAECAwQFBgcICQoLDA0ODw';
+  const expiresAt = Date.UTC(2026, 10, 27, 8, 1, 30);
+  const token = cursorToken(id, expiresAt);
+  t.ok(token.length < 40, `${token.length} characters`);
+  t.same(parseCursorToken(token), { id, expiresAt });
+});
+
+t.test('anything but a token this service issues is a 400 INVALID_CURSOR', async (t) => {
+  const id = 'AAECAwQFBgcICQoLDA0ODw';
+  for (const bad of ['', 'abc', `${id}`, `${id}.`, `${id}.ZZ`, `${id}x.kx`, `${id}.1.2`, `../${id}.1`])
+    t.throws(() => parseCursorToken(bad), { status: 400, code: 'INVALID_CURSOR' }, JSON.stringify(bad));
 });

@@ -88,6 +88,10 @@ Array [
     "name": "xrpl-mainnet-payg-channels",
   },
   Object {
+    "hash": "93512e9234e4967d",
+    "name": "xrpl-mainnet-sql-cursors",
+  },
+  Object {
     "hash": "2e8795ec5150c8b2",
     "name": "xrpl-mainnet-tokens",
   },
