@@ -1,5 +1,6 @@
 import { BadRequestError, ErrorCode } from '@xle/core';
 import { isRecord } from '@xle/documents';
+import { closestNames } from './closest.js';
 
 /**
  * The field names a search body refers to, checked against the index mapping: a query on a field
@@ -210,66 +211,9 @@ export function fieldReferences(body: Record<string, unknown>): FieldReference[]
   return out;
 }
 
-/** Levenshtein distance, case-insensitive (pure). */
-function distance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++)
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + (x[i - 1] === y[j - 1] ? 0 : 1),
-      );
-    previous = current;
-  }
-  return previous[y.length] as number;
-}
-
-/** Length of the longest common subsequence, case-insensitive (pure). */
-function common(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let previous = new Array<number>(y.length + 1).fill(0);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [0];
-    for (let j = 1; j <= y.length; j++)
-      current[j] =
-        x[i - 1] === y[j - 1]
-          ? (previous[j - 1] as number) + 1
-          : Math.max(previous[j] as number, current[j - 1] as number);
-    previous = current;
-  }
-  return previous[y.length] as number;
-}
-
-/**
- * The mapped names closest to an unknown one: by edit distance of the whole path, and of its last
- * segment against the fields' last segments (`FinalFields.Account` → `Account`), at most three.
- */
+/** The mapped names closest to an unknown one (see closestNames). */
 export function closestFields(field: string, fields: SearchableFields, count = 3): string[] {
-  const last = field.split('.').pop() ?? field;
-  const scored = [...fields.names].map((name) => {
-    const own = name.split('.').pop() ?? name;
-    const whole = distance(field, name);
-    const byLast = distance(last, own) + 0.5;
-    // Among equal distances, the name sharing more letters in order (a dropped letter beats a changed one).
-    return {
-      name,
-      score: Math.min(whole, byLast),
-      shared: common(whole <= byLast ? field : last, whole <= byLast ? name : own),
-    };
-  });
-  const limit = Math.max(2, Math.floor(last.length / 3));
-  return scored
-    .filter((s) => s.score <= limit + 0.5)
-    .sort(
-      (a, b) => a.score - b.score || b.shared - a.shared || a.name.length - b.name.length || (a.name < b.name ? -1 : 1),
-    )
-    .slice(0, count)
-    .map((s) => s.name);
+  return closestNames(field, fields.names, count);
 }
 
 /** What to query instead of a field kept in the documents but not indexed. */

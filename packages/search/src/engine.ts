@@ -111,7 +111,8 @@ export class SearchEngine {
     const searchable: SearchableFields[] = [];
     for (const { mappings } of Object.values(answer)) {
       const properties = (mappings.properties ?? {}) as Parameters<typeof schemaFromMapping>[0];
-      for (const [path, info] of schemaFromMapping(properties)) if (!schema.has(path)) schema.set(path, info);
+      const columns = (mappings._meta as { columns?: Record<string, string> } | undefined)?.columns ?? {};
+      for (const [path, info] of schemaFromMapping(properties, columns)) if (!schema.has(path)) schema.set(path, info);
       searchable.push(searchableFields(properties as Parameters<typeof searchableFields>[0]));
     }
     const entry = { schema, fields: mergeSearchable(searchable), at: performance.now() };

@@ -149,7 +149,7 @@ export function searchRoutes(deps: SearchDeps, logger: Logger): AnyRoute[] {
       ...common,
       method: 'post',
       path: '/sql',
-      summary: 'Run limited SQL over the transactions and ledgers tables',
+      summary: 'Run limited SQL over the public tables (SHOW TABLES lists them)',
       description:
         'Send either "query" or "cursor". The format comes from ?format, then the body\'s "format", then the ' +
         'Accept header, then json. Without fetch_size the whole result streams; with it, a full page carries a ' +

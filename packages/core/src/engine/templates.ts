@@ -149,9 +149,11 @@ export function composeTemplates(
     // The hash covers the components too, so a component change marks every index built on it.
     const hash = contentHash({ raw, components: composedOf.map((c) => components.find((x) => x.name === c)?.hash) });
     const template = (raw.template as TemplateBody | undefined) ?? {};
+    const own = (template.mappings as TemplateBody | undefined) ?? {};
+    // The template's own mapping `_meta` (column descriptions) is kept beside what the indices record.
     const mappings = {
-      ...((template.mappings as TemplateBody | undefined) ?? {}),
-      _meta: { template_hash: hash, kind },
+      ...own,
+      _meta: { ...((own._meta as TemplateBody | undefined) ?? {}), template_hash: hash, kind },
     };
     const shape = layoutSettings(kind, layout);
     const settings = { ...((template.settings as TemplateBody | undefined) ?? {}), ...shape };

@@ -99,17 +99,23 @@ export async function* runPlan(
   plan: Plan,
   options: RunOptions,
 ): AsyncGenerator<Batch, void, undefined> {
-  if (plan.kind === 'rows') yield* runRows(engine, plan, options);
+  if (plan.kind === 'values') {
+    const state = options.state ?? initialState();
+    if (state.done) return;
+    state.done = true;
+    state.emitted = plan.rows.length;
+    yield { rows: plan.rows, state };
+  } else if (plan.kind === 'rows') yield* runRows(engine, plan, options);
   else if (plan.sources.length === 0) yield* runGlobal(engine, plan, options);
   else if (plan.order !== undefined) yield* runOrderedGroups(engine, plan, options);
   else yield* runGroups(engine, plan, options);
 }
 
-const wanted = (plan: Plan, state: RunState): number =>
+const wanted = (plan: RowsPlan | GroupsPlan, state: RunState): number =>
   plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit - state.emitted;
 
 /** Applies OFFSET and LIMIT to one page (pure but for the state it advances). */
-function take(plan: Plan, state: RunState, rows: Row[]): Row[] {
+function take(plan: RowsPlan | GroupsPlan, state: RunState, rows: Row[]): Row[] {
   let from = 0;
   if (state.skipped < plan.offset) {
     from = Math.min(rows.length, plan.offset - state.skipped);

@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { IndexKind, Logger } from '@xle/core';
+import type { Logger } from '@xle/core';
 import type { SearchEngine } from '../engine.js';
 import { createWriter, formatFromAccept, MEDIA_TYPES, type Format } from '../formats/formats.js';
 import { abortOnDisconnect, type SearchDeps } from '../search.js';
 import { initialState, runPlan, type Batch, type RunState } from './execute.js';
-import { PUBLIC_TABLES, type Plan } from './plan.js';
-import type { TableSchema } from './schema.js';
-import { translateSql } from './translate.js';
+import type { Plan } from './plan.js';
+import { showPlan, showStatement, tableNamed } from './show.js';
+import { tableOfSql, translateSql } from './translate.js';
 
 /** Engine page size of a streamed SQL export; `fetch_size` sets it for cursor pages. */
 export const EXPORT_PAGE_SIZE = 1000;
@@ -30,12 +30,20 @@ export interface SqlRequest {
   fetch_size?: number;
 }
 
-async function loadSchemas(engine: SearchEngine): Promise<(kind: IndexKind) => TableSchema> {
-  const entries = await Promise.all(
-    Object.values(PUBLIC_TABLES).map(async (kind) => [kind, await engine.schema(kind)] as const),
-  );
-  const schemas = new Map(entries);
-  return (kind) => schemas.get(kind) ?? new Map();
+/**
+ * The plan of an SQL text: a schema statement (SHOW TABLES, DESCRIBE, SHOW FUNCTIONS) answered from
+ * the mappings, or a SELECT translated against its table's mapping (the only one read).
+ */
+async function planOf(engine: SearchEngine, sql: string): Promise<Plan> {
+  const show = showStatement(sql);
+  if (show !== undefined) {
+    const kind = show.show === 'columns' ? tableNamed(show.table, 'DESCRIBE').kind : undefined;
+    const schema = kind === undefined ? new Map() : await engine.schema(kind);
+    return showPlan(show, () => schema);
+  }
+  const kind = tableOfSql(sql);
+  const schema = await engine.schema(kind);
+  return translateSql(sql, () => schema);
 }
 
 /** The answer's format: ?format, then the body's, then Accept, then JSON. */
@@ -59,7 +67,7 @@ export async function runSql(
   const format = chooseFormat(ctx, queryFormat, body.format);
   const cursor = body.cursor === undefined ? undefined : (await cursors.load(body.cursor)).state;
   const sql = cursor?.sql ?? (body.query as string);
-  const plan: Plan = translateSql(sql, await loadSchemas(engine));
+  const plan = await planOf(engine, sql);
   const fetchSize = cursor?.fetchSize ?? body.fetch_size;
   const controller = abortOnDisconnect(ctx);
   const state = cursor?.state ?? initialState();

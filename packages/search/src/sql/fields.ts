@@ -3,6 +3,7 @@ import { ErrorCode, type IndexKind } from '@xle/core';
 import { positionOf, sqlError, type AstNode } from './parse.js';
 import { NUMERIC, SELECTABLE, type FieldInfo, type TableSchema } from './schema.js';
 import { columnPath, isColumn, literal } from './ast.js';
+import { closestNames } from '../closest.js';
 
 export type Schemas = (table: IndexKind) => TableSchema;
 
@@ -10,6 +11,21 @@ export interface Context {
   sql: string;
   schema: TableSchema;
   tableNames: Set<string>;
+}
+
+/** An unknown column's refusal: the closest columns, or a double-quoted string meant as a literal. */
+function unknownColumn(ctx: Context, path: string): string {
+  const quoted = ctx.sql.includes(`"${path}"`);
+  const closest = closestNames(
+    path,
+    [...ctx.schema.keys()].filter((k) => SELECTABLE.has((ctx.schema.get(k) as FieldInfo).type)),
+  );
+  const hints = [
+    ...(closest.length > 0 ? [`did you mean ${closest.map((c) => `[${c}]`).join(' or ')}?`] : []),
+    ...(quoted ? [`a double-quoted "${path}" names a column; write the string '${path}' in single quotes`] : []),
+  ];
+  const text = `Unknown column [${path}]${hints.length > 0 ? `; ${hints.join('; ')}` : ''}`;
+  return text.endsWith('?') ? text : `${text}.`;
 }
 
 export function resolveField(
@@ -28,7 +44,7 @@ export function resolveField(
         ? `Cannot use field [${path}] of type [object]; use one of its sub-fields, such as [${
             [...ctx.schema.keys()].find((k) => k.startsWith(`${path}.`)) ?? ''
           }].`
-        : `Unknown column [${path}].`,
+        : unknownColumn(ctx, path),
       clause,
       positionOf(ctx.sql, node, path.split('.').pop()),
     );
@@ -59,7 +75,7 @@ export function exactField(
       clause,
       positionOf(ctx.sql, node, field.path),
     );
-  return { path: field.info.exact, info: { type: 'keyword' } };
+  return { path: field.info.exact, info: { type: 'keyword', searchable: true } };
 }
 
 export function valueFor(ctx: Context, node: AstNode, info: FieldInfo, clause: string): string | number | boolean {

@@ -124,7 +124,11 @@ export function parseSelect(sql: string): AstNode {
     throw sqlError(ErrorCode.UnsupportedSql, 'Only one statement per query is allowed.', 'statement');
   const select = statements[0] as AstNode;
   if (select.type !== 'select')
-    throw sqlError(ErrorCode.UnsupportedSql, `Only SELECT is supported, not ${String(select.type)}.`, 'statement');
+    throw sqlError(
+      ErrorCode.UnsupportedSql,
+      `Only SELECT, SHOW TABLES, DESCRIBE <table> (SHOW COLUMNS FROM <table>) and SHOW FUNCTIONS are supported, not ${String(select.type).toUpperCase()}.`,
+      'statement',
+    );
   if (select._next !== undefined && select._next !== null)
     throw sqlError(ErrorCode.UnsupportedSql, 'UNION, INTERSECT and EXCEPT are not supported.', 'statement');
   return select;

@@ -2,11 +2,42 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { IndexKind } from '@xle/core';
 
-/** Tables the SQL API reads, and the index kind behind each. */
-export const PUBLIC_TABLES: Readonly<Record<string, IndexKind>> = {
-  transactions: 'transactions',
-  ledgers: 'ledgers',
+/** A table of the SQL API: the index kind behind it and what its rows are, for SHOW TABLES. */
+export interface TableInfo {
+  kind: IndexKind;
+  description: string;
+}
+
+/** Tables the SQL API reads (every public data set with rows), and the index behind each. */
+export const TABLES: Readonly<Record<string, TableInfo>> = {
+  transactions: { kind: 'transactions', description: 'One row per validated transaction, with derived fields.' },
+  ledgers: { kind: 'ledgers', description: 'One row per validated ledger header.' },
+  accounts: {
+    kind: 'accounts',
+    description: 'One row per account (its AccountRoot now, with its activation), deleted ones included.',
+  },
+  objects: {
+    kind: 'objects',
+    description: 'Ledger entries now: offers, trust lines, AMMs, NFT pages, escrows, checks, … (LedgerEntryType).',
+  },
+  activations: { kind: 'activations', description: 'One row per account activation: who funded it, when, with what.' },
+  tokens: { kind: 'tokens', description: 'One row per issued token: holders, trust lines, supply, metadata.' },
+  nfts: { kind: 'nfts', description: 'One row per NFToken ever seen: issuer, taxon, serial, owner, burned.' },
+  balances: { kind: 'balances', description: 'The XRP rich list: accounts ranked by balance (drops).' },
+  metrics: { kind: 'metrics', description: 'Daily metric records; `values.*` holds one number per measure.' },
+  facts: { kind: 'facts', description: 'Named facts per namespace (AMM, ObjectCount, XRP).' },
+  amendments: { kind: 'amendments', description: 'One row per amendment: name, status, votes, when enabled.' },
+  validators: {
+    kind: 'validators',
+    description: 'One row per validator: keys, domain, UNL membership, agreement.',
+  },
+  nodes: { kind: 'nodes', description: 'One row per peer node seen by the crawler.' },
 };
+
+/** Tables the SQL API reads, and the index kind behind each. */
+export const PUBLIC_TABLES: Readonly<Record<string, IndexKind>> = Object.fromEntries(
+  Object.entries(TABLES).map(([name, table]) => [name, table.kind]),
+);
 
 /** The largest LIMIT when rows must be ordered in memory (ORDER BY an aggregate). */
 export const MAX_IN_MEMORY_ORDER = 10_000;
@@ -62,4 +93,11 @@ export interface GroupsPlan {
   offset: number;
 }
 
-export type Plan = RowsPlan | GroupsPlan;
+/** Rows the service answers itself (schema discovery): no engine request. */
+export interface ValuesPlan {
+  kind: 'values';
+  columns: Column[];
+  rows: unknown[][];
+}
+
+export type Plan = RowsPlan | GroupsPlan | ValuesPlan;

@@ -4,6 +4,10 @@ export interface FieldInfo {
   type: string;
   /** For a text field: its keyword sub-field, used for exact matches, sorting and grouping. */
   exact?: string;
+  /** False where the mapping keeps the field in `_source` only (`index: false`, a disabled object). */
+  searchable: boolean;
+  /** What the field holds, from the mapping's `_meta.columns`, where the template says. */
+  description?: string;
 }
 
 /** Leaf fields by dotted path (`Amount._value`, `meta.TransactionResult`). */
@@ -11,12 +15,21 @@ export type TableSchema = ReadonlyMap<string, FieldInfo>;
 
 interface MappingNode {
   type?: string;
+  index?: boolean;
+  enabled?: boolean;
+  doc_values?: boolean;
   properties?: Record<string, MappingNode>;
   fields?: Record<string, { type?: string }>;
 }
 
-/** Flattens an index mapping's `properties` into leaf fields; multi-fields stay out of the column list (pure). */
-export function schemaFromMapping(properties: Record<string, MappingNode>): TableSchema {
+/**
+ * Flattens an index mapping's `properties` into leaf fields, with the descriptions of the mapping's
+ * `_meta.columns` (by dotted path); multi-fields stay out of the column list (pure).
+ */
+export function schemaFromMapping(
+  properties: Record<string, MappingNode>,
+  descriptions: Readonly<Record<string, string>> = {},
+): TableSchema {
   const fields = new Map<string, FieldInfo>();
   const visit = (props: Record<string, MappingNode>, prefix: string): void => {
     for (const [name, node] of Object.entries(props)) {
@@ -25,7 +38,17 @@ export function schemaFromMapping(properties: Record<string, MappingNode>): Tabl
         visit(node.properties, `${path}.`);
         continue;
       }
-      const info: FieldInfo = { type: node.type ?? 'object' };
+      const type = node.type ?? 'object';
+      // As the engine's field capabilities say: a field not indexed is still searched through its
+      // doc values (every type but text has them); objects and nested fields are not searched as such.
+      const searchable =
+        type !== 'object' &&
+        type !== 'nested' &&
+        node.enabled !== false &&
+        (node.index !== false || (node.doc_values !== false && type !== 'text'));
+      const info: FieldInfo = { type, searchable };
+      const description = descriptions[path];
+      if (typeof description === 'string') info.description = description;
       const keyword = Object.entries(node.fields ?? {}).find(([, sub]) => sub.type === 'keyword');
       if (info.type === 'text' && keyword !== undefined) info.exact = `${path}.${keyword[0]}`;
       fields.set(path, info);

@@ -4,7 +4,8 @@ import { parseSelect, positionOf, sqlError, type AstNode } from './parse.js';
 import { containsAggregate, literal, str } from './ast.js';
 import type { Context, Schemas } from './fields.js';
 import { groupsPlan } from './group-by.js';
-import { type Plan, PUBLIC_TABLES } from './plan.js';
+import { type Plan, TABLES } from './plan.js';
+import { tableNamed } from './show.js';
 import { rowsPlan } from './select.js';
 import { type Query, toQuery, wrapQuery } from './where.js';
 
@@ -62,7 +63,8 @@ function checkUnsupportedClauses(sql: string, ast: AstNode): void {
       );
 }
 
-function tableOf(sql: string, ast: AstNode): { kind: IndexKind; names: Set<string> } {
+/** The table a SELECT reads (a 400 naming the closest table when it is unknown). */
+export function tableOf(sql: string, ast: AstNode): { kind: IndexKind; names: Set<string> } {
   const from = ast.from as AstNode[] | null | undefined;
   if (from === null || from === undefined || from.length === 0)
     throw sqlError(ErrorCode.InvalidQuery, 'FROM is required: SELECT ... FROM transactions.', 'FROM');
@@ -77,14 +79,14 @@ function tableOf(sql: string, ast: AstNode): { kind: IndexKind; names: Set<strin
   if (table.expr !== undefined)
     throw sqlError(ErrorCode.UnsupportedSql, 'Sub-queries are not supported.', 'FROM', positionOf(sql, null, '('));
   const name = str(table.table);
-  const kind = Object.hasOwn(PUBLIC_TABLES, name) ? PUBLIC_TABLES[name] : undefined;
-  if (kind === undefined || (table.db !== null && table.db !== undefined))
+  if (table.db !== null && table.db !== undefined)
     throw sqlError(
       ErrorCode.InvalidQuery,
-      `Unknown table [${[str(table.db), name].filter((p) => p !== '').join('.')}]; tables: ${Object.keys(PUBLIC_TABLES).join(', ')}.`,
+      `Unknown table [${str(table.db)}.${name}]; tables have no schema: ${Object.keys(TABLES).join(', ')}.`,
       'FROM',
       positionOf(sql, table, name),
     );
+  const { kind } = tableNamed(name, 'FROM', positionOf(sql, table, name));
   const names = new Set([name]);
   if (typeof table.as === 'string') names.add(table.as);
   return { kind, names };
@@ -112,6 +114,11 @@ function limitOf(sql: string, ast: AstNode): { limit?: number; offset: number } 
   if (offsetOnly) return { offset: numbers[0] as number };
   const first = numbers[0] as number | undefined;
   return { ...(first === undefined ? {} : { limit: first }), offset: (numbers[1] as number | undefined) ?? 0 };
+}
+
+/** The index kind a SELECT reads, before its translation needs that table's mapping (pure). */
+export function tableOfSql(sql: string): IndexKind {
+  return tableOf(sql, parseSelect(sql)).kind;
 }
 
 /**

@@ -196,13 +196,17 @@ export function toQuery(ctx: Context, node: AstNode): Query {
       clause,
       positionOf(ctx.sql, node),
     );
-  if (isColumn(right))
+  if (isColumn(right)) {
+    // Both sides must be columns first: an unknown one (a double-quoted string) is named as such.
+    resolveField(ctx, left, clause);
+    resolveField(ctx, right, clause);
     throw sqlError(
       ErrorCode.UnsupportedSql,
       'Comparing two columns needs a script, which this API does not run.',
       clause,
       positionOf(ctx.sql, node),
     );
+  }
   if (operator === 'IS' || operator === 'IS NOT') {
     if (literal(right) !== null)
       throw sqlError(ErrorCode.UnsupportedSql, 'IS takes NULL.', clause, positionOf(ctx.sql, node));

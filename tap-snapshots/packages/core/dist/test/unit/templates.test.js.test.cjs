@@ -8,7 +8,7 @@
 exports[`packages/core/dist/test/unit/templates.test.js > TAP > composed names, patterns and components for a prefix and network > template hashes change only when content does 1`] = `
 Array [
   Object {
-    "hash": "1b84cf0c4fc72570",
+    "hash": "45c49fdcb2faa27a",
     "name": "xrpl-mainnet-accounts",
   },
   Object {
@@ -48,7 +48,7 @@ Array [
     "name": "xrpl-mainnet-kyc",
   },
   Object {
-    "hash": "e059d683842e94fc",
+    "hash": "688b684314929eb3",
     "name": "xrpl-mainnet-ledgers",
   },
   Object {
@@ -80,7 +80,7 @@ Array [
     "name": "xrpl-mainnet-nodes",
   },
   Object {
-    "hash": "9f6c502d7a836ff4",
+    "hash": "34b10f052663dc93",
     "name": "xrpl-mainnet-objects",
   },
   Object {
@@ -96,7 +96,7 @@ Array [
     "name": "xrpl-mainnet-tokens",
   },
   Object {
-    "hash": "a1f9096d285c71b5",
+    "hash": "dcfc6ae2bf34d5b3",
     "name": "xrpl-mainnet-transactions",
   },
   Object {

@@ -1,0 +1,158 @@
+// Schema discovery: SHOW TABLES, DESCRIBE / SHOW COLUMNS and SHOW FUNCTIONS, answered from the tables' mappings (pure).
+import { ErrorCode } from '@xle/core';
+import { closestNames } from '../closest.js';
+import { sqlError, type Position } from './parse.js';
+import { SELECTABLE, sqlTypeOf } from './schema.js';
+import type { Schemas } from './fields.js';
+import { TABLES, type ValuesPlan } from './plan.js';
+
+/** A function the SQL API knows, for SHOW FUNCTIONS. */
+export interface FunctionInfo {
+  name: string;
+  /** AGGREGATE, GROUPING or SEARCH, as Elasticsearch SQL's SHOW FUNCTIONS types them. */
+  type: 'AGGREGATE' | 'GROUPING' | 'SEARCH';
+  usage: string;
+  description: string;
+}
+
+/** Every function the translator accepts; a test runs each usage against the engine. */
+export const FUNCTIONS: readonly FunctionInfo[] = [
+  {
+    name: 'COUNT',
+    type: 'AGGREGATE',
+    usage: 'COUNT(*) | COUNT(column) | COUNT(DISTINCT column)',
+    description: 'Rows, values, or distinct values (approximate above 3,000, as in Elasticsearch).',
+  },
+  { name: 'SUM', type: 'AGGREGATE', usage: 'SUM(number)', description: 'Sum of the values; NULL over none.' },
+  { name: 'AVG', type: 'AGGREGATE', usage: 'AVG(number)', description: 'Mean of the values.' },
+  { name: 'MIN', type: 'AGGREGATE', usage: 'MIN(number or date)', description: 'Smallest value.' },
+  { name: 'MAX', type: 'AGGREGATE', usage: 'MAX(number or date)', description: 'Largest value.' },
+  {
+    name: 'HISTOGRAM',
+    type: 'GROUPING',
+    usage: 'HISTOGRAM(date, INTERVAL n unit) | HISTOGRAM(number, step)',
+    description: 'Buckets of a date or number, for GROUP BY.',
+  },
+  {
+    name: 'DATE_TRUNC',
+    type: 'GROUPING',
+    usage: "DATE_TRUNC('day', date)",
+    description: 'A date truncated to minute, hour, day, week, month, quarter or year, for GROUP BY.',
+  },
+  {
+    name: 'MATCH',
+    type: 'SEARCH',
+    usage: "MATCH(field, 'text' [, 'options'])",
+    description: 'Full-text match on a text field (memos: "Memos.Memo._MemoData").',
+  },
+  {
+    name: 'QUERY',
+    type: 'SEARCH',
+    usage: "QUERY('lucene query' [, 'options'])",
+    description: 'A query-string query over the table.',
+  },
+];
+
+/** A statement that describes the schema instead of reading rows. */
+export type ShowStatement =
+  | { show: 'tables'; like?: string }
+  | { show: 'columns'; table: string; like?: string }
+  | { show: 'functions'; like?: string };
+
+const LIKE = String.raw`(?:\s+LIKE\s+'((?:[^']|'')*)')?`;
+const END = String.raw`\s*;?\s*$`;
+const TABLE = String.raw`("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_-]*)`;
+const SHOW_TABLES = new RegExp(String.raw`^\s*SHOW\s+TABLES${LIKE}${END}`, 'i');
+const SHOW_FUNCTIONS = new RegExp(String.raw`^\s*SHOW\s+FUNCTIONS${LIKE}${END}`, 'i');
+const SHOW_COLUMNS = new RegExp(
+  String.raw`^\s*(?:DESCRIBE|DESC|SHOW\s+COLUMNS\s+(?:FROM|IN))\s+${TABLE}${LIKE}${END}`,
+  'i',
+);
+
+const unquote = (text: string): string => (text.startsWith('"') ? text.slice(1, -1).replace(/""/g, '"') : text);
+const pattern = (like: string | undefined): { like?: string } =>
+  like === undefined ? {} : { like: like.replace(/''/g, "'") };
+
+/** The schema statement a text is, or undefined for anything else (a SELECT) (pure). */
+export function showStatement(sql: string): ShowStatement | undefined {
+  const tables = SHOW_TABLES.exec(sql);
+  if (tables !== null) return { show: 'tables', ...pattern(tables[1]) };
+  const functions = SHOW_FUNCTIONS.exec(sql);
+  if (functions !== null) return { show: 'functions', ...pattern(functions[1]) };
+  const columns = SHOW_COLUMNS.exec(sql);
+  if (columns !== null) return { show: 'columns', table: unquote(columns[1] as string), ...pattern(columns[2]) };
+  return undefined;
+}
+
+/** SQL LIKE (`%` any run, `_` one character) as a case-sensitive matcher (pure). */
+export function likeMatcher(like: string | undefined): (name: string) => boolean {
+  if (like === undefined) return () => true;
+  const source = [...like]
+    .map((ch) => (ch === '%' ? '.*' : ch === '_' ? '.' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  const re = new RegExp(`^${source}$`, 's');
+  return (name) => re.test(name);
+}
+
+/** The table a name is, or a 400 INVALID_QUERY naming the closest tables (pure). */
+export function tableNamed(name: string, clause: string, position?: Position): (typeof TABLES)[string] {
+  const table = Object.hasOwn(TABLES, name) ? TABLES[name] : undefined;
+  if (table !== undefined) return table;
+  const closest = closestNames(name, Object.keys(TABLES), 1);
+  throw sqlError(
+    ErrorCode.InvalidQuery,
+    `Unknown table [${name}]${closest.length > 0 ? `; did you mean [${closest[0]}]?` : ''} Tables: ${Object.keys(TABLES).join(', ')} (SHOW TABLES).`,
+    clause,
+    position,
+  );
+}
+
+/** The rows a schema statement answers (pure: `schemas` gives each table's mapping). */
+export function showPlan(statement: ShowStatement, schemas: Schemas): ValuesPlan {
+  const matches = likeMatcher(statement.like);
+  if (statement.show === 'tables')
+    return {
+      kind: 'values',
+      columns: [
+        { name: 'name', type: 'keyword' },
+        { name: 'type', type: 'keyword' },
+        { name: 'description', type: 'keyword' },
+      ],
+      rows: Object.entries(TABLES)
+        .filter(([name]) => matches(name))
+        .map(([name, t]) => [name, 'TABLE', t.description]),
+    };
+  if (statement.show === 'functions')
+    return {
+      kind: 'values',
+      columns: [
+        { name: 'name', type: 'keyword' },
+        { name: 'type', type: 'keyword' },
+        { name: 'usage', type: 'keyword' },
+        { name: 'description', type: 'keyword' },
+      ],
+      rows: FUNCTIONS.filter((f) => matches(f.name)).map((f) => [f.name, f.type, f.usage, f.description]),
+    };
+  const table = tableNamed(statement.table, 'DESCRIBE');
+  return {
+    kind: 'values',
+    columns: [
+      { name: 'column', type: 'keyword' },
+      { name: 'type', type: 'keyword' },
+      { name: 'mapping', type: 'keyword' },
+      { name: 'selectable', type: 'boolean' },
+      { name: 'searchable', type: 'boolean' },
+      { name: 'description', type: 'keyword' },
+    ],
+    rows: [...schemas(table.kind)]
+      .filter(([path]) => matches(path))
+      .map(([path, info]) => [
+        path,
+        sqlTypeOf(info.type),
+        info.type,
+        SELECTABLE.has(info.type),
+        info.searchable,
+        info.description ?? null,
+      ]),
+  };
+}
