@@ -40,7 +40,8 @@ export const PURE_MODULES = [
   'packages/api/src/site/views/**/*.tsx',
   'packages/ingester/src/pipeline/batch.ts',
   'packages/ingester/src/jobs/**/build.ts',
-  'packages/search/src/sql/{ast,fields,where,group-by,having,select,plan,translate,parse,schema}.ts',
+  'packages/search/src/sql/{ast,fields,where,group-by,having,select,plan,translate,parse,schema,show}.ts',
+  'packages/search/src/closest.ts',
 ];
 
 const PACKAGES = Object.keys(PACKAGE_ARROWS);
