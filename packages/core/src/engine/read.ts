@@ -330,6 +330,7 @@ export class ReadEngine {
     request: estypes.SearchRequest,
     options: HitWalkOptions = {},
   ): AsyncGenerator<HitPage<estypes.SearchHit<T>>> {
+    requireSort(request);
     return this.walkHits(options, async (body, search) => {
       const answer = await this.search<T>({ ...request, ...body }, search);
       const hits = answer.hits.hits;
@@ -339,6 +340,7 @@ export class ReadEngine {
 
   /** `hits`, each hit's document as the engine's bytes (see searchRaw). */
   rawHits(request: estypes.SearchRequest, options: HitWalkOptions = {}): AsyncGenerator<HitPage<RawHit>> {
+    requireSort(request);
     return this.walkHits(options, async (body, search) => {
       const answer = await this.searchRaw({ ...request, ...body }, search);
       const hits = answer.hits;
@@ -467,6 +469,15 @@ export async function* scanHits<T = unknown>(
   pageSize = READ_PAGE,
 ): AsyncGenerator<estypes.SearchHit<T>> {
   for await (const page of readEngineOf(client).hits<T>(request, { pageSize })) yield* page.hits;
+}
+
+/**
+ * A walk pages on its request's sort: without one, no page has an `after` and the walk would end,
+ * silently, after its first page. That is a caller's mistake, refused where it is made.
+ */
+function requireSort(request: estypes.SearchRequest): void {
+  if (request.sort === undefined)
+    throw new Error('A hit walk needs a sort ending in a unique key (or _shard_doc under a point in time).');
 }
 
 /** Every bucket of a composite aggregation (see ReadEngine.buckets), one at a time. */

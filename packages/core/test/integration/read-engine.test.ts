@@ -67,6 +67,9 @@ t.test('hits: every document once, in order, in pages of the page size, the last
   );
   t.same(ids(pages), range(0, DOCS));
   t.same(pages[0]?.after, [999], 'after: the sort values of the page’s last hit');
+  // Without a sort no page has an `after`: the walk would stop after its first page, silently.
+  t.throws(() => new ReadEngine(client).hits({ index }), /needs a sort/, 'a walk without a sort is refused');
+  t.throws(() => new ReadEngine(client).rawHits({ index }), /needs a sort/);
 });
 
 t.test('hits: a walk resumed after a page reads on from there, and a limit asks only for what is left', async (t) => {

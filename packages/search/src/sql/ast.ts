@@ -58,9 +58,21 @@ export function functionArgs(node: AstNode): AstNode[] {
 export const isColumn = (node: AstNode | undefined): node is AstNode & { type: 'column_ref' } =>
   node?.type === 'column_ref';
 
+/** Aggregates the parser reads as plain functions (it knows COUNT, SUM, AVG, MIN and MAX as such). */
+export const FUNCTION_AGGREGATES = new Set([
+  'PERCENTILE',
+  'PERCENTILE_RANK',
+  'STDDEV_POP',
+  'STDDEV_SAMP',
+  'VAR_POP',
+  'VAR_SAMP',
+  'SUM_OF_SQUARES',
+]);
+
 export function containsAggregate(node: AstNode | undefined): boolean {
   if (node === undefined || node === null || typeof node !== 'object') return false;
   if (node.type === 'aggr_func') return true;
+  if (node.type === 'function' && FUNCTION_AGGREGATES.has(functionName(node))) return true;
   return Object.values(node).some((v) =>
     Array.isArray(v)
       ? v.some((x) => containsAggregate(x as AstNode))

@@ -182,8 +182,11 @@ export function readBucket(
     return keyTypes.get(ref.key) === 'datetime' && typeof value === 'number' ? new Date(value).toISOString() : value;
   }
   if (ref.part !== undefined) {
-    const stats = bucket[ref.metric] as { count?: number; sum?: number | null } | undefined;
-    return (stats?.count ?? 0) === 0 ? null : (stats?.[ref.part] ?? null);
+    const metric = bucket[ref.metric] as { count?: number } | undefined;
+    if (metric?.count === 0) return null;
+    let value: unknown = metric;
+    for (const step of ref.part.split('.')) value = (value as Record<string, unknown> | undefined)?.[step];
+    return typeof value === 'number' ? value : null;
   }
   const agg = bucket[ref.metric] as { value?: number | null; value_as_string?: string } | undefined;
   const value = agg?.value ?? null;

@@ -3,7 +3,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { ErrorCode, type IndexKind } from '@xle/core';
 import { positionOf, sqlError, type AstNode } from './parse.js';
 import { NUMERIC, sqlTypeOf } from './schema.js';
-import { columnPath, functionArgs, functionName, isColumn, literal } from './ast.js';
+import { columnPath, FUNCTION_AGGREGATES, functionArgs, functionName, isColumn, literal } from './ast.js';
 import { type Context, exactField, resolveField, textOf } from './fields.js';
 import { toCondition } from './having.js';
 import { type Column, type GroupsPlan, MAX_IN_MEMORY_ORDER, type Ref } from './plan.js';
@@ -184,7 +184,82 @@ interface Metric {
   agg?: estypes.AggregationsAggregationContainer;
 }
 
+/** Where each statistic of an `extended_stats` answer is (population and sample variants). */
+const EXTENDED_STATS: Readonly<Record<string, string>> = {
+  STDDEV_POP: 'std_deviation',
+  STDDEV_SAMP: 'std_deviation_sampling',
+  VAR_POP: 'variance',
+  VAR_SAMP: 'variance_sampling',
+  SUM_OF_SQUARES: 'sum_of_squares',
+};
+
+/** A numeric literal argument of a function (a percentile, a value to rank), or a 400. */
+function numberArgument(ctx: Context, node: AstNode, name: string, arg: AstNode | undefined, clause: string): number {
+  const value = arg === undefined ? undefined : literal(arg);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `${name} takes (column, number): the second argument must be a numeric literal.`,
+      clause,
+      positionOf(ctx.sql, node, name),
+    );
+  return value;
+}
+
+/**
+ * The aggregates the parser reads as functions: statistics of `extended_stats`, and percentiles
+ * (approximate, TDigest, as in Elasticsearch SQL), each NULL over no value.
+ */
+function functionMetricOf(ctx: Context, node: AstNode, id: string, clause: string): Metric {
+  const name = functionName(node);
+  const [column, second] = functionArgs(node);
+  if (!isColumn(column))
+    throw sqlError(ErrorCode.UnsupportedSql, `${name} takes a column.`, clause, positionOf(ctx.sql, node, name));
+  const { path, info } = resolveField(ctx, column, clause);
+  if (!NUMERIC.has(info.type) && !(info.type === 'date' && name.startsWith('PERCENTILE')))
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `${name} applies to numbers; [${path}] is [${info.type}].`,
+      clause,
+      positionOf(ctx.sql, node, name),
+    );
+  const part = EXTENDED_STATS[name];
+  if (part !== undefined)
+    return {
+      id,
+      text: `${name}(${path})`,
+      ref: { metric: id, part },
+      type: 'double',
+      agg: { extended_stats: { field: path } },
+    };
+  const value = numberArgument(ctx, node, name, second, clause);
+  if (name === 'PERCENTILE') {
+    if (value < 0 || value > 100)
+      throw sqlError(
+        ErrorCode.InvalidQuery,
+        'PERCENTILE takes a percent from 0 to 100.',
+        clause,
+        positionOf(ctx.sql, node, name),
+      );
+    return {
+      id,
+      text: `PERCENTILE(${path},${value})`,
+      ref: { metric: id, part: 'values.0.value' },
+      type: 'double',
+      agg: { percentiles: { field: path, percents: [value], keyed: false } },
+    };
+  }
+  return {
+    id,
+    text: `PERCENTILE_RANK(${path},${value})`,
+    ref: { metric: id, part: 'values.0.value' },
+    type: 'double',
+    agg: { percentile_ranks: { field: path, values: [value], keyed: false } },
+  };
+}
+
 function metricOf(ctx: Context, node: AstNode, next: () => string, clause: string): Metric {
+  if (node.type === 'function') return functionMetricOf(ctx, node, next(), clause);
   const name = String(node.name).toUpperCase();
   const args = node.args as { expr?: AstNode; distinct?: string } | undefined;
   const arg = args?.expr;
@@ -280,6 +355,10 @@ export function groupsPlan(
   /** A SELECT / HAVING / ORDER BY expression → what it reads from a bucket. */
   const refOf = (node: AstNode, clause: string): { ref: Ref; type: string; text: string } => {
     const resolved = resolveAlias(node);
+    if (resolved.type === 'function' && FUNCTION_AGGREGATES.has(functionName(resolved))) {
+      const metric = metricFor(resolved, clause);
+      return { ref: metric.ref, type: metric.type, text: metric.text };
+    }
     if (resolved.type === 'aggr_func') {
       const name = String(resolved.name).toUpperCase();
       if (!AGGREGATES.has(name))

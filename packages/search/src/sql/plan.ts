@@ -49,10 +49,12 @@ export interface Column {
 
 /** A value a grouped row is made of: a group key, the bucket's count, or a metric aggregation. */
 /**
- * What an output reads from a bucket: a group key, the bucket's document count, or a metric (`part`:
- * a field of a stats metric, which is NULL where the metric saw no value, as SQL's SUM over no rows).
+ * What an output reads from a bucket: a group key, the bucket's document count, or a metric. `part`
+ * is where the value sits in a multi-value metric's answer (`sum` of stats, `std_deviation` of
+ * extended stats, `values.0.value` of percentiles): NULL where the metric saw no value, as SQL's
+ * SUM over no rows.
  */
-export type Ref = { key: string } | { count: true } | { metric: string; part?: 'sum' };
+export type Ref = { key: string } | { count: true } | { metric: string; part?: string };
 
 /** A HAVING condition, kept as data so that plans stay serialisable and testable. */
 export type Condition =

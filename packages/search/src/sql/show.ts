@@ -28,6 +28,28 @@ export const FUNCTIONS: readonly FunctionInfo[] = [
   { name: 'MIN', type: 'AGGREGATE', usage: 'MIN(number or date)', description: 'Smallest value.' },
   { name: 'MAX', type: 'AGGREGATE', usage: 'MAX(number or date)', description: 'Largest value.' },
   {
+    name: 'PERCENTILE',
+    type: 'AGGREGATE',
+    usage: 'PERCENTILE(number, percent)',
+    description: 'The value below which that percent of the values fall (approximate: TDigest, as in Elasticsearch).',
+  },
+  {
+    name: 'PERCENTILE_RANK',
+    type: 'AGGREGATE',
+    usage: 'PERCENTILE_RANK(number, value)',
+    description: 'The percent of the values at or below a value (approximate, as in Elasticsearch).',
+  },
+  { name: 'STDDEV_POP', type: 'AGGREGATE', usage: 'STDDEV_POP(number)', description: 'Population standard deviation.' },
+  { name: 'STDDEV_SAMP', type: 'AGGREGATE', usage: 'STDDEV_SAMP(number)', description: 'Sample standard deviation.' },
+  { name: 'VAR_POP', type: 'AGGREGATE', usage: 'VAR_POP(number)', description: 'Population variance.' },
+  { name: 'VAR_SAMP', type: 'AGGREGATE', usage: 'VAR_SAMP(number)', description: 'Sample variance.' },
+  {
+    name: 'SUM_OF_SQUARES',
+    type: 'AGGREGATE',
+    usage: 'SUM_OF_SQUARES(number)',
+    description: 'Sum of the squared values.',
+  },
+  {
     name: 'HISTOGRAM',
     type: 'GROUPING',
     usage: 'HISTOGRAM(date, INTERVAL n unit) | HISTOGRAM(number, step)',

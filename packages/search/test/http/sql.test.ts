@@ -411,3 +411,71 @@ t.test('txt is a column-aligned table', async (t) => {
   t.match(lines[2], /^\d+ +\|[0-9A-F]{64}$/, 'values left-aligned');
   t.equal(lines[2]?.indexOf('|'), 15, 'padded to the column width (at least 15)');
 });
+
+t.test('statistics and percentiles: against the fee values themselves and the engine', async (t) => {
+  // Every fee, read from the engine's documents: the statistics are computed here from them.
+  const fees: number[] = [];
+  const all = await target.client.search<{ _Fee: number }>({
+    index: transactions,
+    size: 10_000,
+    track_total_hits: true,
+    query: { exists: { field: '_Fee' } },
+    _source: ['_Fee'],
+  });
+  for (const hit of all.hits.hits) fees.push(hit._source?._Fee as number);
+  t.equal(fees.length, (all.hits.total as { value: number }).value, `every fee: ${fees.length}`);
+  const n = fees.length;
+  const mean = fees.reduce((a, b) => a + b, 0) / n;
+  const squares = fees.reduce((a, b) => a + b * b, 0);
+  const deviations = fees.reduce((a, b) => a + (b - mean) ** 2, 0);
+  const rowsOf = async (query: string): Promise<unknown[][]> => {
+    const answer = await post(`${base}/sql`, { query });
+    t.equal(answer.status, 200, query);
+    return (answer.json as { rows: unknown[][] }).rows;
+  };
+  const [row] = await rowsOf(
+    'SELECT STDDEV_POP(_Fee), STDDEV_SAMP(_Fee), VAR_POP(_Fee), VAR_SAMP(_Fee), SUM_OF_SQUARES(_Fee) FROM transactions',
+  );
+  const expected = [
+    Math.sqrt(deviations / n),
+    Math.sqrt(deviations / (n - 1)),
+    deviations / n,
+    deviations / (n - 1),
+    squares,
+  ];
+  (row as number[]).forEach((value, i) =>
+    t.ok(
+      Math.abs(value - (expected[i] as number)) <= 1e-9 * Math.max(1, Math.abs(expected[i] as number)),
+      `${['STDDEV_POP', 'STDDEV_SAMP', 'VAR_POP', 'VAR_SAMP', 'SUM_OF_SQUARES'][i]}: ${value} for ${expected[i]} over ${n} fees`,
+    ),
+  );
+  t.same(
+    await rowsOf(
+      "SELECT STDDEV_POP(_Fee), PERCENTILE(_Fee, 50) FROM transactions WHERE TransactionType = 'NoSuchType'",
+    ),
+    [[null, null]],
+    'NULL over no value',
+  );
+  // Percentiles are the engine's TDigest estimate, as in Elasticsearch SQL: the same request direct.
+  const direct = await target.client.search({
+    index: transactions,
+    size: 0,
+    aggs: {
+      p: { percentiles: { field: '_Fee', percents: [95], keyed: false } },
+      r: { percentile_ranks: { field: '_Fee', values: [0.000012], keyed: false } },
+    },
+  });
+  const aggs = direct.aggregations as Record<string, { values: { value: number }[] }>;
+  t.same(
+    await rowsOf('SELECT PERCENTILE(_Fee, 95), PERCENTILE_RANK(_Fee, 0.000012) FROM transactions'),
+    [[aggs.p?.values[0]?.value, aggs.r?.values[0]?.value]],
+    'PERCENTILE and PERCENTILE_RANK as the engine estimates them',
+  );
+  const below = fees.filter((f) => f <= 0.000012).length / n;
+  t.ok(
+    Math.abs((aggs.r?.values[0]?.value as number) / 100 - below) < 0.05,
+    `PERCENTILE_RANK within 5 points of the exact share (${(below * 100).toFixed(1)} %)`,
+  );
+  const bad = await post(`${base}/sql`, { query: 'SELECT PERCENTILE(_Fee, 101) FROM transactions' });
+  t.match(bad.json, { error: { code: 'INVALID_QUERY', message: /0 to 100/ } });
+});
