@@ -40,7 +40,7 @@ export const PURE_MODULES = [
   'packages/api/src/site/views/**/*.tsx',
   'packages/ingester/src/pipeline/batch.ts',
   'packages/ingester/src/jobs/**/build.ts',
-  'packages/search/src/sql/{ast,fields,where,group-by,having,select,plan,translate,parse,schema,show}.ts',
+  'packages/search/src/sql/{ast,fields,where,group-by,having,select,plan,translate,parse,schema,show,expressions}.ts',
   'packages/search/src/closest.ts',
 ];
 

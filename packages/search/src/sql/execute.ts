@@ -3,6 +3,7 @@ import type { BucketPage, CompositePage } from '@xle/core';
 import type { SearchEngine } from '../engine.js';
 import { NUMERIC } from './schema.js';
 import { evaluateCondition } from './having.js';
+import { evaluate, pathsOf } from './expressions.js';
 import type { GroupsPlan, Plan, Ref, RowsPlan } from './plan.js';
 
 export type Row = unknown[];
@@ -71,8 +72,14 @@ export function coerce(value: unknown, esType: string): unknown {
   return value;
 }
 
+function sourceOf(plan: RowsPlan): string[] | false {
+  const paths = [...new Set(plan.values.flatMap((v) => [...pathsOf(v)]))];
+  return paths.length === 0 ? false : paths;
+}
+
 export function rowOf(plan: RowsPlan, source: unknown): Row {
-  return plan.fields.map((f) => coerce(readPath(source, f.path), f.type));
+  const read = (path: string, type: string): unknown => coerce(readPath(source, path), type);
+  return plan.values.map((value) => ('col' in value ? read(value.col, value.type) : evaluate(value, read)));
 }
 
 export interface RunOptions {
@@ -139,7 +146,8 @@ async function* runRows(engine: SearchEngine, plan: RowsPlan, options: RunOption
     {
       query: plan.query,
       sort: [...plan.sort, { _shard_doc: { order: 'asc' } }],
-      _source: [...new Set(plan.fields.map((f) => f.path))],
+      // Only the fields the columns read (none for literals alone: an empty list would mean all).
+      _source: sourceOf(plan),
     },
     {
       pit:

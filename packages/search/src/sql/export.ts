@@ -18,6 +18,8 @@ const CURSOR_IN_BODY = new Set<Format>(['json', 'yaml', 'cbor', 'smile']);
 /** What an SQL cursor carries between pages (kept in the engine, see CursorStore). */
 export interface SqlCursor {
   sql: string;
+  /** The instant NOW() stood for on the first page: every page reads the same rows. */
+  now: number;
   state: RunState;
   fetchSize: number;
   carry?: unknown;
@@ -34,7 +36,7 @@ export interface SqlRequest {
  * The plan of an SQL text: a schema statement (SHOW TABLES, DESCRIBE, SHOW FUNCTIONS) answered from
  * the mappings, or a SELECT translated against its table's mapping (the only one read).
  */
-async function planOf(engine: SearchEngine, sql: string): Promise<Plan> {
+async function planOf(engine: SearchEngine, sql: string, now: number): Promise<Plan> {
   const show = showStatement(sql);
   if (show !== undefined) {
     const kind = show.show === 'columns' ? tableNamed(show.table, 'DESCRIBE').kind : undefined;
@@ -43,7 +45,7 @@ async function planOf(engine: SearchEngine, sql: string): Promise<Plan> {
   }
   const kind = tableOfSql(sql);
   const schema = await engine.schema(kind);
-  return translateSql(sql, () => schema);
+  return translateSql(sql, () => schema, now);
 }
 
 /** The answer's format: ?format, then the body's, then Accept, then JSON. */
@@ -67,7 +69,8 @@ export async function runSql(
   const format = chooseFormat(ctx, queryFormat, body.format);
   const cursor = body.cursor === undefined ? undefined : (await cursors.load(body.cursor)).state;
   const sql = cursor?.sql ?? (body.query as string);
-  const plan = await planOf(engine, sql);
+  const now = cursor?.now ?? Date.now();
+  const plan = await planOf(engine, sql, now);
   const fetchSize = cursor?.fetchSize ?? body.fetch_size;
   const controller = abortOnDisconnect(ctx);
   const state = cursor?.state ?? initialState();
@@ -92,7 +95,7 @@ export async function runSql(
     // document, the text formats in the Cursor header, as Elasticsearch SQL does.
     const head = writer.start(plan.columns, firstRows);
     const rows = writer.rows(firstRows);
-    const next = state.done ? undefined : await cursors.save({ sql, state, fetchSize, carry: writer.carry() });
+    const next = state.done ? undefined : await cursors.save({ sql, now, state, fetchSize, carry: writer.carry() });
     if (next === undefined && state.pit !== undefined) await engine.closePit(state.pit);
     const inBody = CURSOR_IN_BODY.has(format);
     if (next !== undefined && !inBody) ctx.set('Cursor', next);

@@ -2,7 +2,7 @@
 import { ErrorCode, type IndexKind } from '@xle/core';
 import { positionOf, sqlError, type AstNode } from './parse.js';
 import { NUMERIC, SELECTABLE, type FieldInfo, type TableSchema } from './schema.js';
-import { columnPath, isColumn, literal } from './ast.js';
+import { columnPath, functionName, isColumn, literal } from './ast.js';
 import { closestNames } from '../closest.js';
 
 export type Schemas = (table: IndexKind) => TableSchema;
@@ -11,6 +11,65 @@ export interface Context {
   sql: string;
   schema: TableSchema;
   tableNames: Set<string>;
+  /** The instant NOW() and CURRENT_DATE stand for (ms since the epoch): the first page's, kept by its cursor. */
+  now: number;
+}
+
+const NOW_FUNCTIONS = new Set(['NOW', 'CURRENT_TIMESTAMP']);
+const TODAY_FUNCTIONS = new Set(['CURRENT_DATE', 'TODAY']);
+
+/** Adds n units to an instant, in UTC calendar arithmetic for months and years (pure). */
+function shift(at: Date, n: number, unit: string): Date | undefined {
+  const d = new Date(at.getTime());
+  switch (unit.toLowerCase().replace(/s$/, '')) {
+    case 'second':
+      return new Date(d.getTime() + n * 1000);
+    case 'minute':
+      return new Date(d.getTime() + n * 60_000);
+    case 'hour':
+      return new Date(d.getTime() + n * 3_600_000);
+    case 'day':
+      return new Date(d.getTime() + n * 86_400_000);
+    case 'week':
+      return new Date(d.getTime() + n * 7 * 86_400_000);
+    case 'month':
+      d.setUTCMonth(d.getUTCMonth() + n);
+      return d;
+    case 'year':
+      d.setUTCFullYear(d.getUTCFullYear() + n);
+      return d;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The instant a relative date stands for: NOW() / CURRENT_TIMESTAMP, CURRENT_DATE / TODAY() (its
+ * midnight UTC), each ± INTERVAL n unit; undefined for anything else (pure).
+ */
+export function relativeInstant(ctx: Context, node: AstNode): Date | undefined {
+  if (node.type === 'function') {
+    const name = functionName(node);
+    if (NOW_FUNCTIONS.has(name)) return new Date(ctx.now);
+    if (TODAY_FUNCTIONS.has(name)) return new Date(Math.floor(ctx.now / 86_400_000) * 86_400_000);
+    return undefined;
+  }
+  if (node.type !== 'binary_expr' || (node.operator !== '+' && node.operator !== '-')) return undefined;
+  const base = relativeInstant(ctx, node.left as AstNode);
+  const interval = node.right as { type?: string; expr?: AstNode; unit?: string } | undefined;
+  if (base === undefined || interval?.type !== 'interval' || interval.expr === undefined) return undefined;
+  const amount = Number(literal(interval.expr));
+  if (!Number.isInteger(amount))
+    throw sqlError(ErrorCode.InvalidQuery, 'INTERVAL takes a whole number.', 'WHERE', positionOf(ctx.sql, node));
+  const shifted = shift(base, node.operator === '-' ? -amount : amount, String(interval.unit ?? ''));
+  if (shifted === undefined)
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `INTERVAL takes SECOND, MINUTE, HOUR, DAY, WEEK, MONTH or YEAR, not [${String(interval.unit)}].`,
+      'WHERE',
+      positionOf(ctx.sql, node),
+    );
+  return shifted;
 }
 
 /** An unknown column's refusal: the closest columns, or a double-quoted string meant as a literal. */
@@ -79,6 +138,17 @@ export function exactField(
 }
 
 export function valueFor(ctx: Context, node: AstNode, info: FieldInfo, clause: string): string | number | boolean {
+  const relative = relativeInstant(ctx, node);
+  if (relative !== undefined) {
+    if (info.type !== 'date' && info.type !== 'date_nanos')
+      throw sqlError(
+        ErrorCode.InvalidQuery,
+        `NOW(), CURRENT_DATE and INTERVAL compare with dates, not [${info.type}].`,
+        clause,
+        positionOf(ctx.sql, node),
+      );
+    return relative.toISOString();
+  }
   const value = literal(node);
   if (value === undefined || value === null)
     throw sqlError(

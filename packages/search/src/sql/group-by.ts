@@ -1,7 +1,7 @@
 // GROUP BY and aggregates: composite sources and metric aggregations, and the plan of a grouped query (pure).
 import type { estypes } from '@elastic/elasticsearch';
 import { ErrorCode, type IndexKind } from '@xle/core';
-import { positionOf, sqlError, type AstNode } from './parse.js';
+import { positionOf, sqlError, sqlOf, type AstNode } from './parse.js';
 import { NUMERIC, sqlTypeOf } from './schema.js';
 import { columnPath, FUNCTION_AGGREGATES, functionArgs, functionName, isColumn, literal } from './ast.js';
 import { type Context, exactField, resolveField, textOf } from './fields.js';
@@ -459,10 +459,10 @@ export function groupsPlan(
 }
 
 /** Elasticsearch SQL names an unaliased column after the expression as written. */
-function displayName(ctx: Context, node: AstNode, fallback: string): string {
+export function displayName(ctx: Context, node: AstNode, fallback: string): string {
   if (isColumn(node)) return columnPath(node, ctx.tableNames);
   const start = (node as { loc?: { start?: { offset: number } } }).loc?.start?.offset;
   const end = (node as { loc?: { end?: { offset: number } } }).loc?.end?.offset;
   if (start !== undefined && end !== undefined) return ctx.sql.slice(start, end).trim();
-  return fallback;
+  return sqlOf(node) ?? fallback;
 }

@@ -15,6 +15,15 @@ export interface Position {
   column: number;
 }
 
+/** An expression written back as SQL text (where the parser kept no location for it). */
+export function sqlOf(node: AstNode): string | undefined {
+  try {
+    return parser.exprToSQL(node as never, { database: 'postgresql' });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The longest SQL text accepted; longer texts are refused before parsing. */
 export const MAX_SQL_LENGTH = 16 * 1024;
 

@@ -1,6 +1,7 @@
 // What a translated SQL statement is: the plan the executor runs (types and limits).
 import type { estypes } from '@elastic/elasticsearch';
 import type { IndexKind } from '@xle/core';
+import type { Expr } from './expressions.js';
 
 /** A table of the SQL API: the index kind behind it and what its rows are, for SHOW TABLES. */
 export interface TableInfo {
@@ -71,8 +72,8 @@ export interface RowsPlan {
   kind: 'rows';
   table: IndexKind;
   columns: Column[];
-  /** Source path of each column, and its engine type (values are coerced to it). */
-  fields: { path: string; type: string }[];
+  /** The value of each column: a source path (coerced to its engine type) or an expression over them. */
+  values: Expr[];
   query: estypes.QueryDslQueryContainer;
   sort: estypes.SortCombinations[];
   limit?: number;

@@ -3,7 +3,9 @@ import type { estypes } from '@elastic/elasticsearch';
 import { ErrorCode, type IndexKind } from '@xle/core';
 import { positionOf, sqlError, type AstNode } from './parse.js';
 import { SELECTABLE, sqlTypeOf } from './schema.js';
-import { columnPath, functionName, isColumn } from './ast.js';
+import { columnPath, isColumn } from './ast.js';
+import { compileExpr, type Expr } from './expressions.js';
+import { displayName } from './group-by.js';
 import { type Context, exactField, resolveField } from './fields.js';
 import type { Column, RowsPlan } from './plan.js';
 import { type Query } from './where.js';
@@ -18,7 +20,7 @@ export function rowsPlan(
   offset: number,
 ): RowsPlan {
   const columns: Column[] = [];
-  const fields: { path: string; type: string }[] = [];
+  const values: Expr[] = [];
   const aliases = new Map<string, string>();
   for (const item of items) {
     const expr = item.expr;
@@ -29,24 +31,22 @@ export function rowsPlan(
       for (const [path, info] of ctx.schema) {
         if (!SELECTABLE.has(info.type)) continue;
         columns.push({ name: path, type: sqlTypeOf(info.type) });
-        fields.push({ path, type: info.type });
+        values.push({ col: path, type: info.type });
       }
       continue;
     }
-    if (!isColumn(expr))
-      throw sqlError(
-        ErrorCode.UnsupportedSql,
-        expr.type === 'function'
-          ? `Function [${functionName(expr)}] is not supported in SELECT.`
-          : 'SELECT takes columns, aggregates and grouping functions; expressions are not supported.',
-        'SELECT',
-        positionOf(ctx.sql, expr, expr.type === 'function' ? functionName(expr) : undefined),
-      );
+    if (!isColumn(expr)) {
+      // An expression: evaluated by the service on each row (no engine script).
+      const { expr: compiled, type } = compileExpr(ctx, expr);
+      columns.push({ name: typeof item.as === 'string' ? item.as : displayName(ctx, expr, 'expression'), type });
+      values.push(compiled);
+      continue;
+    }
     const { path, info } = resolveField(ctx, expr, 'SELECT');
     const name = typeof item.as === 'string' ? item.as : path;
     if (typeof item.as === 'string') aliases.set(item.as, path);
     columns.push({ name, type: sqlTypeOf(info.type) });
-    fields.push({ path, type: info.type });
+    values.push({ col: path, type: info.type });
   }
   const sort: estypes.SortCombinations[] = [];
   for (const order of (ast.orderby as { expr: AstNode; type?: string | null }[] | null) ?? []) {
@@ -58,5 +58,5 @@ export function rowsPlan(
     const target = exactField(ctx, expr, 'ORDER BY', aliased);
     sort.push({ [target.path]: { order: order.type === 'DESC' ? 'desc' : 'asc' } });
   }
-  return { kind: 'rows', table, columns, fields, query, sort, ...(limit === undefined ? {} : { limit }), offset };
+  return { kind: 'rows', table, columns, values, query, sort, ...(limit === undefined ? {} : { limit }), offset };
 }

@@ -9,11 +9,66 @@ import { TABLES, type ValuesPlan } from './plan.js';
 /** A function the SQL API knows, for SHOW FUNCTIONS. */
 export interface FunctionInfo {
   name: string;
-  /** AGGREGATE, GROUPING or SEARCH, as Elasticsearch SQL's SHOW FUNCTIONS types them. */
-  type: 'AGGREGATE' | 'GROUPING' | 'SEARCH';
+  /** AGGREGATE, GROUPING, SEARCH or SCALAR, as Elasticsearch SQL's SHOW FUNCTIONS types them. */
+  type: 'AGGREGATE' | 'GROUPING' | 'SEARCH' | 'SCALAR';
   usage: string;
   description: string;
 }
+
+const scalar = (name: string, usage: string, description: string): FunctionInfo => ({
+  name,
+  type: 'SCALAR',
+  usage,
+  description,
+});
+
+/** The SELECT list's expressions, evaluated by the service on each row (see expressions.ts). */
+const SCALARS_SHOWN: readonly FunctionInfo[] = [
+  scalar(
+    'CASE',
+    'CASE WHEN cond THEN x [WHEN …] [ELSE y] END | CASE x WHEN v THEN y … END',
+    'The first branch whose condition holds.',
+  ),
+  scalar(
+    'CAST',
+    'CAST(x AS INTEGER|LONG|DOUBLE|VARCHAR|BOOLEAN|DATETIME|DATE)',
+    'A value as another type; NULL where it does not convert.',
+  ),
+  scalar('EXTRACT', 'EXTRACT(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND FROM date)', 'A part of a date (UTC).'),
+  scalar('ABS', 'ABS(number)', 'Absolute value.'),
+  scalar('ROUND', 'ROUND(number [, digits])', 'Rounded half up to the digits (0 by default).'),
+  scalar('FLOOR', 'FLOOR(number)', 'Largest integer not above.'),
+  scalar('CEIL', 'CEIL(number) | CEILING(number)', 'Smallest integer not below.'),
+  scalar('CEILING', 'CEILING(number)', 'Smallest integer not below.'),
+  scalar('POWER', 'POWER(number, exponent)', 'number raised to the exponent.'),
+  scalar('SQRT', 'SQRT(number)', 'Square root; NULL below 0.'),
+  scalar('SIGN', 'SIGN(number)', '-1, 0 or 1.'),
+  scalar('UPPER', 'UPPER(text) | UCASE(text)', 'Upper case.'),
+  scalar('UCASE', 'UCASE(text)', 'Upper case.'),
+  scalar('LOWER', 'LOWER(text) | LCASE(text)', 'Lower case.'),
+  scalar('LCASE', 'LCASE(text)', 'Lower case.'),
+  scalar('LENGTH', 'LENGTH(text) | CHAR_LENGTH(text)', 'Characters in the text.'),
+  scalar('CHAR_LENGTH', 'CHAR_LENGTH(text)', 'Characters in the text.'),
+  scalar('SUBSTRING', 'SUBSTRING(text, start [, length])', 'Part of the text, from start (1 is the first character).'),
+  scalar('LEFT', 'LEFT(text, n)', 'The first n characters.'),
+  scalar('RIGHT', 'RIGHT(text, n)', 'The last n characters.'),
+  scalar('CONCAT', 'CONCAT(a, b, …) | a || b', 'Texts joined (CONCAT reads NULL as empty; || gives NULL).'),
+  scalar('TRIM', 'TRIM(text)', 'Without leading and trailing spaces.'),
+  scalar('LTRIM', 'LTRIM(text)', 'Without leading spaces.'),
+  scalar('RTRIM', 'RTRIM(text)', 'Without trailing spaces.'),
+  scalar('REPLACE', 'REPLACE(text, from, to)', 'Every occurrence of from replaced.'),
+  scalar('COALESCE', 'COALESCE(a, b, …)', 'The first value that is not NULL.'),
+  scalar('IFNULL', 'IFNULL(a, b)', 'a, or b where a is NULL.'),
+  scalar('NULLIF', 'NULLIF(a, b)', 'NULL where a equals b, else a.'),
+  scalar('YEAR', 'YEAR(date)', 'The year (UTC).'),
+  scalar('MONTH', 'MONTH(date)', 'The month, 1 to 12 (UTC).'),
+  scalar('DAY', 'DAY(date) | DAY_OF_MONTH(date)', 'The day of the month (UTC).'),
+  scalar('DAY_OF_MONTH', 'DAY_OF_MONTH(date)', 'The day of the month (UTC).'),
+  scalar('HOUR', 'HOUR(date)', 'The hour, 0 to 23 (UTC).'),
+  scalar('MINUTE', 'MINUTE(date)', 'The minute (UTC).'),
+  scalar('SECOND', 'SECOND(date)', 'The second (UTC).'),
+  scalar('ISO_DAY_OF_WEEK', 'ISO_DAY_OF_WEEK(date)', 'Monday 1 to Sunday 7 (UTC).'),
+];
 
 /** Every function the translator accepts; a test runs each usage against the engine. */
 export const FUNCTIONS: readonly FunctionInfo[] = [
@@ -73,6 +128,7 @@ export const FUNCTIONS: readonly FunctionInfo[] = [
     usage: "QUERY('lucene query' [, 'options'])",
     description: 'A query-string query over the table.',
   },
+  ...SCALARS_SHOWN,
 ];
 
 /** A statement that describes the schema instead of reading rows. */

@@ -124,13 +124,13 @@ export function tableOfSql(sql: string): IndexKind {
 /**
  * Translates one SELECT of the supported subset into a plan: the engine query, sort, composite
  * sources and metrics, plus what is evaluated in memory (HAVING, ordering by an aggregate). Pure:
- * `schemas` gives the mapping of each table. Throws a 400 naming the clause and position.
+ * `schemas` gives the mapping of each table, `now` the instant NOW() and CURRENT_DATE stand for. Throws a 400 naming the clause and position.
  */
-export function translateSql(sql: string, schemas: Schemas): Plan {
+export function translateSql(sql: string, schemas: Schemas, now: number = Date.now()): Plan {
   const ast = parseSelect(sql);
   checkUnsupportedClauses(sql, ast);
   const { kind: table, names } = tableOf(sql, ast);
-  const ctx: Context = { sql, schema: schemas(table), tableNames: names };
+  const ctx: Context = { sql, schema: schemas(table), tableNames: names, now };
   const where = ast.where as AstNode | null | undefined;
   const query: Query = where === null || where === undefined ? { match_all: {} } : wrapQuery(toQuery(ctx, where));
   const { limit, offset } = limitOf(sql, ast);

@@ -87,7 +87,7 @@ t.test('a page asked again answers the same rows; csv pages carry the cursor in 
 });
 
 t.test('an expired cursor is a 400 INVALID_CURSOR saying when it expired', async (t) => {
-  const state = { sql: 'SELECT hash FROM transactions', state: initialState(), fetchSize: 10 };
+  const state = { sql: 'SELECT hash FROM transactions', now: Date.now(), state: initialState(), fetchSize: 10 };
   const issued = Date.now() - 100_000;
   const token = await store.save(state, issued);
   const expired = await post(`${base}/sql`, { cursor: token });

@@ -109,6 +109,46 @@ const USES: Record<string, string> = {
   DATE_TRUNC: "SELECT DATE_TRUNC('month', _date) AS m, COUNT(*) FROM transactions GROUP BY m",
   MATCH: 'SELECT hash FROM transactions WHERE MATCH("Memos.Memo._MemoData", \'xrp\')',
   QUERY: "SELECT hash FROM transactions WHERE QUERY('TransactionType:Payment')",
+  ...Object.fromEntries(
+    Object.entries({
+      CASE: "CASE WHEN Fee > 10 THEN 'high' ELSE 'low' END",
+      CAST: 'CAST(Fee AS DOUBLE)',
+      EXTRACT: 'EXTRACT(YEAR FROM _date)',
+      ABS: 'ABS(Fee)',
+      ROUND: 'ROUND(_Fee, 3)',
+      FLOOR: 'FLOOR(_Fee)',
+      CEIL: 'CEIL(_Fee)',
+      CEILING: 'CEILING(_Fee)',
+      POWER: 'POWER(Fee, 2)',
+      SQRT: 'SQRT(Fee)',
+      SIGN: 'SIGN(Fee)',
+      UPPER: 'UPPER(hash)',
+      UCASE: 'UCASE(hash)',
+      LOWER: 'LOWER(hash)',
+      LCASE: 'LCASE(hash)',
+      LENGTH: 'LENGTH(Account)',
+      CHAR_LENGTH: 'CHAR_LENGTH(Account)',
+      SUBSTRING: 'SUBSTRING(hash, 1, 4)',
+      LEFT: 'LEFT(hash, 4)',
+      RIGHT: 'RIGHT(hash, 4)',
+      CONCAT: "CONCAT(Account, ':', hash)",
+      TRIM: 'TRIM(Account)',
+      LTRIM: 'LTRIM(Account)',
+      RTRIM: 'RTRIM(Account)',
+      REPLACE: "REPLACE(Account, 'r', 'R')",
+      COALESCE: 'COALESCE(DestinationTag, 0)',
+      IFNULL: 'IFNULL(DestinationTag, 0)',
+      NULLIF: 'NULLIF(Fee, 10)',
+      YEAR: 'YEAR(_date)',
+      MONTH: 'MONTH(_date)',
+      DAY: 'DAY(_date)',
+      DAY_OF_MONTH: 'DAY_OF_MONTH(_date)',
+      HOUR: 'HOUR(_date)',
+      MINUTE: 'MINUTE(_date)',
+      SECOND: 'SECOND(_date)',
+      ISO_DAY_OF_WEEK: 'ISO_DAY_OF_WEEK(_date)',
+    }).map(([name, expression]) => [name, `SELECT ${expression} FROM transactions LIMIT 5`]),
+  ),
 };
 
 t.test('SHOW FUNCTIONS lists what runs, and only that', async (t) => {
@@ -126,7 +166,7 @@ t.test('SHOW FUNCTIONS lists what runs, and only that', async (t) => {
     const answer = await post(`${base}/sql`, { query });
     t.equal(answer.status, 200, `${f.name}: ${query}`);
   }
-  const unlisted = await post(`${base}/sql`, { query: 'SELECT UPPER(hash) FROM transactions' });
+  const unlisted = await post(`${base}/sql`, { query: 'SELECT SOUNDEX(hash) FROM transactions' });
   t.equal(unlisted.status, 400, 'a function not listed is refused');
   t.same(
     (await sql("SHOW FUNCTIONS LIKE 'M%'")).rows.map((r) => r[0]),

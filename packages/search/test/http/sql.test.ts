@@ -479,3 +479,87 @@ t.test('statistics and percentiles: against the fee values themselves and the en
   const bad = await post(`${base}/sql`, { query: 'SELECT PERCENTILE(_Fee, 101) FROM transactions' });
   t.match(bad.json, { error: { code: 'INVALID_QUERY', message: /0 to 100/ } });
 });
+
+t.test('expressions in SELECT: evaluated on each row, as computed here from the documents', async (t) => {
+  const query =
+    "SELECT hash, Fee * 2 AS f2, _Fee / 2 AS half, Fee / 7 AS q, LENGTH(Account) AS len, SUBSTRING(hash, 1, 8) AS head, CASE WHEN DestinationTag IS NULL THEN 'none' WHEN DestinationTag > 1000 THEN 'big' ELSE 'small' END AS tagged, COALESCE(DestinationTag, -1) AS tag, YEAR(_date) AS y, ISO_DAY_OF_WEEK(_date) AS dow, CAST(ledger_index AS VARCHAR) AS li, LOWER(TransactionType) || '!' AS kind, ROUND(_Fee * 1000, 2) AS milli FROM transactions WHERE TransactionType = 'Payment' ORDER BY ledger_index, hash LIMIT 200";
+  const answer = await post(`${base}/sql`, { query });
+  t.equal(answer.status, 200, answer.text.slice(0, 300));
+  const { columns, rows } = answer.json as { columns: { name: string; type: string }[]; rows: unknown[][] };
+  t.same(
+    columns.map((c) => `${c.name}:${c.type}`),
+    [
+      'hash:keyword',
+      'f2:long',
+      'half:double',
+      'q:long',
+      'len:long',
+      'head:keyword',
+      'tagged:keyword',
+      'tag:long',
+      'y:long',
+      'dow:long',
+      'li:keyword',
+      'kind:keyword',
+      'milli:double',
+    ],
+  );
+  const direct = await target.client.search<Record<string, unknown>>({
+    index: transactions,
+    size: 200,
+    query: { term: { TransactionType: 'Payment' } },
+    sort: [{ ledger_index: 'asc' }, { hash: 'asc' }],
+  });
+  const expected = direct.hits.hits.map(({ _source: s = {} }) => {
+    const fee = Number(s.Fee);
+    const tag = s.DestinationTag as number | undefined;
+    const date = new Date(s._date as string);
+    return [
+      s.hash,
+      fee * 2,
+      (s._Fee as number) / 2,
+      Math.trunc(fee / 7),
+      (s.Account as string).length,
+      (s.hash as string).slice(0, 8),
+      tag === undefined ? 'none' : tag > 1000 ? 'big' : 'small',
+      tag ?? -1,
+      date.getUTCFullYear(),
+      date.getUTCDay() === 0 ? 7 : date.getUTCDay(),
+      String(s.ledger_index),
+      `${(s.TransactionType as string).toLowerCase()}!`,
+      Math.round((s._Fee as number) * 1000 * 100) / 100,
+    ];
+  });
+  t.equal(rows.length, 200);
+  t.same(rows, expected, 'every expression on every row');
+});
+
+t.test('relative dates: NOW(), CURRENT_DATE and INTERVAL, as instants the engine filters on', async (t) => {
+  const count = async (query: string): Promise<number> => {
+    const answer = await post(`${base}/sql`, { query });
+    t.equal(answer.status, 200, query);
+    return ((answer.json as { rows: [[number]] }).rows[0] as [number])[0];
+  };
+  const now = new Date();
+  for (const years of [1, 5, 12]) {
+    const since = new Date(now);
+    since.setUTCFullYear(since.getUTCFullYear() - years);
+    const { count: engine } = await target.client.count({
+      index: transactions,
+      query: { range: { _date: { gt: since.toISOString() } } },
+    });
+    t.equal(
+      await count(`SELECT COUNT(*) FROM transactions WHERE _date > NOW() - INTERVAL ${years} YEAR`),
+      engine,
+      `the last ${years} years: ${engine} transactions`,
+    );
+  }
+  const midnight = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000);
+  const { count: before } = await target.client.count({
+    index: transactions,
+    query: { range: { _date: { lt: midnight.toISOString() } } },
+  });
+  t.equal(await count('SELECT COUNT(*) FROM transactions WHERE _date < CURRENT_DATE'), before, 'before today');
+  const wrong = await post(`${base}/sql`, { query: 'SELECT hash FROM transactions WHERE ledger_index > NOW()' });
+  t.match(wrong.json, { error: { code: 'INVALID_QUERY', message: /compare with dates/ } });
+});

@@ -2,6 +2,8 @@ import t from 'tap';
 import { loadTemplateSet } from '@xle/core';
 import { likeMatcher, showPlan, showStatement } from '../../src/sql/show.js';
 import { TABLES } from '../../src/sql/plan.js';
+import { SCALAR_FUNCTIONS } from '../../src/sql/expressions.js';
+import { FUNCTIONS } from '../../src/sql/show.js';
 import { translateSql } from '../../src/sql/translate.js';
 import { templateSchemas } from '../fixtures/schemas.js';
 
@@ -93,4 +95,15 @@ t.test('an unknown column names the closest, and a double-quoted string is calle
     code: 'INVALID_QUERY',
     message: /did you mean \[transactions\]/,
   });
+});
+
+t.test('SHOW FUNCTIONS lists exactly the scalar functions the evaluator knows', async (t) => {
+  t.same(
+    FUNCTIONS.filter((f) => f.type === 'SCALAR')
+      .map((f) => f.name)
+      .filter((n) => !['CASE', 'CAST', 'EXTRACT'].includes(n))
+      .sort(),
+    [...SCALAR_FUNCTIONS].sort(),
+  );
+  t.equal(new Set(FUNCTIONS.map((f) => f.name)).size, FUNCTIONS.length, 'each listed once');
 });

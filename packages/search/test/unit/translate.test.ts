@@ -4,12 +4,19 @@ import { AppError } from '@xle/core';
 import { evaluateCondition, likeToWildcard, translateSql } from '../../src/index.js';
 import { templateSchemas } from '../fixtures/schemas.js';
 
-const translate = (sql: string): unknown => translateSql(sql, templateSchemas);
+/** NOW() in the golden plans: 2026-11-27T10:00:00Z. */
+const NOW = Date.UTC(2026, 10, 27, 10, 0, 0);
+const translate = (sql: string): unknown => translateSql(sql, templateSchemas, NOW);
 
 /** Every allowed construct, one golden plan each (regenerate with TAP_SNAPSHOT=1, review the diff). */
 const GOLDEN: [string, string][] = [
   ['column list', 'SELECT hash, Account, ledger_index FROM transactions'],
   ['star', 'SELECT * FROM ledgers'],
+  [
+    'expressions',
+    "SELECT Fee / 1000000 AS xrp, _Fee * 2, UPPER(hash), CASE WHEN Fee > 10 THEN 'high' ELSE 'low' END AS band, CAST(Sequence AS VARCHAR), COALESCE(DestinationTag, 0), YEAR(_date), EXTRACT(MONTH FROM _date), 'tx:' || hash FROM transactions",
+  ],
+  ['relative dates', 'SELECT hash FROM transactions WHERE _date > NOW() - INTERVAL 7 DAY AND _date < CURRENT_DATE'],
   ['aliases', 'SELECT hash AS h, "Amount._value" AS amount FROM transactions'],
   ['quoted dotted name', 'SELECT "meta.TransactionResult" FROM transactions'],
   ['unquoted dotted name', 'SELECT meta.TransactionResult FROM transactions'],

@@ -17,16 +17,6 @@ Object {
       "type": "double",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-    Object {
-      "path": "Amount._value",
-      "type": "double",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -34,6 +24,16 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+    Object {
+      "col": "Amount._value",
+      "type": "double",
+    },
+  ],
 }
 `
 
@@ -42,12 +42,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -102,6 +96,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -110,12 +110,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -137,6 +131,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -145,12 +145,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -171,6 +165,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -190,20 +190,6 @@ Object {
       "type": "long",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-    Object {
-      "path": "Account",
-      "type": "keyword",
-    },
-    Object {
-      "path": "ledger_index",
-      "type": "long",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -211,6 +197,20 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+    Object {
+      "col": "Account",
+      "type": "keyword",
+    },
+    Object {
+      "col": "ledger_index",
+      "type": "long",
+    },
+  ],
 }
 `
 
@@ -280,12 +280,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -303,6 +297,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -445,12 +445,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -468,6 +462,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -476,12 +476,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -502,6 +496,163 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
+}
+`
+
+exports[`packages/search/dist/test/unit/translate.test.js > TAP > expressions > SELECT Fee / 1000000 AS xrp, _Fee * 2, UPPER(hash), CASE WHEN Fee > 10 THEN 'high' ELSE 'low' END AS band, CAST(Sequence AS VARCHAR), COALESCE(DestinationTag, 0), YEAR(_date), EXTRACT(MONTH FROM _date), 'tx:' || hash FROM transactions 1`] = `
+Object {
+  "columns": Array [
+    Object {
+      "name": "xrp",
+      "type": "long",
+    },
+    Object {
+      "name": "_Fee * 2",
+      "type": "double",
+    },
+    Object {
+      "name": "UPPER(hash)",
+      "type": "keyword",
+    },
+    Object {
+      "name": "band",
+      "type": "keyword",
+    },
+    Object {
+      "name": "CAST(Sequence AS VARCHAR)",
+      "type": "keyword",
+    },
+    Object {
+      "name": "COALESCE(DestinationTag, 0)",
+      "type": "long",
+    },
+    Object {
+      "name": "YEAR(_date)",
+      "type": "long",
+    },
+    Object {
+      "name": "EXTRACT(MONTH FROM _date)",
+      "type": "long",
+    },
+    Object {
+      "name": "'tx:' || hash",
+      "type": "keyword",
+    },
+  ],
+  "kind": "rows",
+  "offset": 0,
+  "query": Object {
+    "match_all": Object {},
+  },
+  "sort": Array [],
+  "table": "transactions",
+  "values": Array [
+    Object {
+      "integral": true,
+      "left": Object {
+        "col": "Fee",
+        "type": "long",
+      },
+      "op": "/",
+      "right": Object {
+        "lit": 1000000,
+      },
+    },
+    Object {
+      "left": Object {
+        "col": "_Fee",
+        "type": "double",
+      },
+      "op": "*",
+      "right": Object {
+        "lit": 2,
+      },
+    },
+    Object {
+      "args": Array [
+        Object {
+          "col": "hash",
+          "type": "keyword",
+        },
+      ],
+      "fn": "UPPER",
+    },
+    Object {
+      "case": Array [
+        Object {
+          "then": Object {
+            "lit": "high",
+          },
+          "when": Object {
+            "cmp": ">",
+            "left": Object {
+              "col": "Fee",
+              "type": "long",
+            },
+            "right": Object {
+              "lit": 10,
+            },
+          },
+        },
+      ],
+      "else": Object {
+        "lit": "low",
+      },
+    },
+    Object {
+      "cast": Object {
+        "col": "Sequence",
+        "type": "long",
+      },
+      "to": "keyword",
+    },
+    Object {
+      "args": Array [
+        Object {
+          "col": "DestinationTag",
+          "type": "long",
+        },
+        Object {
+          "lit": 0,
+        },
+      ],
+      "fn": "COALESCE",
+    },
+    Object {
+      "args": Array [
+        Object {
+          "col": "_date",
+          "type": "date",
+        },
+      ],
+      "fn": "YEAR",
+    },
+    Object {
+      "args": Array [
+        Object {
+          "col": "_date",
+          "type": "date",
+        },
+      ],
+      "fn": "MONTH",
+    },
+    Object {
+      "left": Object {
+        "lit": "tx:",
+      },
+      "op": "||",
+      "right": Object {
+        "col": "hash",
+        "type": "keyword",
+      },
+    },
+  ],
 }
 `
 
@@ -510,12 +661,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -536,6 +681,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -544,12 +695,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -579,6 +724,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1142,12 +1293,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -1166,6 +1311,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1174,12 +1325,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1198,6 +1343,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1206,12 +1357,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1230,6 +1375,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1238,12 +1389,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1265,6 +1410,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1277,16 +1428,6 @@ Object {
     },
     Object {
       "name": "tx_count",
-      "type": "long",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "ledger_index",
-      "type": "long",
-    },
-    Object {
-      "path": "tx_count",
       "type": "long",
     },
   ],
@@ -1313,6 +1454,16 @@ Object {
     },
   ],
   "table": "ledgers",
+  "values": Array [
+    Object {
+      "col": "ledger_index",
+      "type": "long",
+    },
+    Object {
+      "col": "tx_count",
+      "type": "long",
+    },
+  ],
 }
 `
 
@@ -1321,12 +1472,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1347,6 +1492,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1355,12 +1506,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1381,6 +1526,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1392,12 +1543,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "limit": 5,
   "offset": 0,
@@ -1406,6 +1551,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1417,12 +1568,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "limit": 5,
   "offset": 10,
@@ -1431,6 +1576,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1439,12 +1590,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1465,6 +1610,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1473,12 +1624,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1499,6 +1644,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1507,12 +1658,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1535,6 +1680,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1543,12 +1694,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1571,6 +1716,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1624,12 +1775,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -1654,6 +1799,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1662,12 +1813,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1696,6 +1841,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1707,12 +1858,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -1737,6 +1882,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1748,12 +1899,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -1778,6 +1923,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1786,12 +1937,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1820,6 +1965,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1828,12 +1979,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1861,6 +2006,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1869,12 +2020,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -1928,6 +2073,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -1984,16 +2135,6 @@ Object {
       "type": "long",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-    Object {
-      "path": "ledger_index",
-      "type": "long",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -2012,6 +2153,16 @@ Object {
     },
   ],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+    Object {
+      "col": "ledger_index",
+      "type": "long",
+    },
+  ],
 }
 `
 
@@ -2129,12 +2280,6 @@ Object {
       "type": "double",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "Amount._value",
-      "type": "double",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -2148,6 +2293,12 @@ Object {
     },
   ],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "Amount._value",
+      "type": "double",
+    },
+  ],
 }
 `
 
@@ -2200,12 +2351,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -2219,6 +2364,12 @@ Object {
     },
   ],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -2227,12 +2378,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -2251,6 +2396,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -2262,12 +2413,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "meta.TransactionResult",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -2275,6 +2420,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "meta.TransactionResult",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -2283,12 +2434,6 @@ Object {
   "columns": Array [
     Object {
       "name": "hash",
-      "type": "keyword",
-    },
-  ],
-  "fields": Array [
-    Object {
-      "path": "hash",
       "type": "keyword",
     },
   ],
@@ -2316,6 +2461,53 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
+}
+`
+
+exports[`packages/search/dist/test/unit/translate.test.js > TAP > relative dates > SELECT hash FROM transactions WHERE _date > NOW() - INTERVAL 7 DAY AND _date < CURRENT_DATE 1`] = `
+Object {
+  "columns": Array [
+    Object {
+      "name": "hash",
+      "type": "keyword",
+    },
+  ],
+  "kind": "rows",
+  "offset": 0,
+  "query": Object {
+    "bool": Object {
+      "filter": Array [
+        Object {
+          "range": Object {
+            "_date": Object {
+              "gt": "2026-11-20T10:00:00.000Z",
+            },
+          },
+        },
+        Object {
+          "range": Object {
+            "_date": Object {
+              "lt": "2026-11-27T00:00:00.000Z",
+            },
+          },
+        },
+      ],
+    },
+  },
+  "sort": Array [],
+  "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -2383,68 +2575,6 @@ Object {
       "type": "boolean",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "_total_coins",
-      "type": "double",
-    },
-    Object {
-      "path": "account_hash",
-      "type": "keyword",
-    },
-    Object {
-      "path": "close_flags",
-      "type": "long",
-    },
-    Object {
-      "path": "close_time",
-      "type": "long",
-    },
-    Object {
-      "path": "close_time_human",
-      "type": "date",
-    },
-    Object {
-      "path": "close_time_resolution",
-      "type": "long",
-    },
-    Object {
-      "path": "destroyed_coins",
-      "type": "long",
-    },
-    Object {
-      "path": "ledger_hash",
-      "type": "keyword",
-    },
-    Object {
-      "path": "ledger_index",
-      "type": "long",
-    },
-    Object {
-      "path": "parent_close_time",
-      "type": "long",
-    },
-    Object {
-      "path": "parent_hash",
-      "type": "keyword",
-    },
-    Object {
-      "path": "total_coins",
-      "type": "keyword",
-    },
-    Object {
-      "path": "transaction_hash",
-      "type": "keyword",
-    },
-    Object {
-      "path": "tx_count",
-      "type": "long",
-    },
-    Object {
-      "path": "validated",
-      "type": "boolean",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -2452,6 +2582,68 @@ Object {
   },
   "sort": Array [],
   "table": "ledgers",
+  "values": Array [
+    Object {
+      "col": "_total_coins",
+      "type": "double",
+    },
+    Object {
+      "col": "account_hash",
+      "type": "keyword",
+    },
+    Object {
+      "col": "close_flags",
+      "type": "long",
+    },
+    Object {
+      "col": "close_time",
+      "type": "long",
+    },
+    Object {
+      "col": "close_time_human",
+      "type": "date",
+    },
+    Object {
+      "col": "close_time_resolution",
+      "type": "long",
+    },
+    Object {
+      "col": "destroyed_coins",
+      "type": "long",
+    },
+    Object {
+      "col": "ledger_hash",
+      "type": "keyword",
+    },
+    Object {
+      "col": "ledger_index",
+      "type": "long",
+    },
+    Object {
+      "col": "parent_close_time",
+      "type": "long",
+    },
+    Object {
+      "col": "parent_hash",
+      "type": "keyword",
+    },
+    Object {
+      "col": "total_coins",
+      "type": "keyword",
+    },
+    Object {
+      "col": "transaction_hash",
+      "type": "keyword",
+    },
+    Object {
+      "col": "tx_count",
+      "type": "long",
+    },
+    Object {
+      "col": "validated",
+      "type": "boolean",
+    },
+  ],
 }
 `
 
@@ -2546,12 +2738,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "hash",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -2569,6 +2755,12 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "hash",
+      "type": "keyword",
+    },
+  ],
 }
 `
 
@@ -2580,12 +2772,6 @@ Object {
       "type": "keyword",
     },
   ],
-  "fields": Array [
-    Object {
-      "path": "meta.TransactionResult",
-      "type": "keyword",
-    },
-  ],
   "kind": "rows",
   "offset": 0,
   "query": Object {
@@ -2593,5 +2779,11 @@ Object {
   },
   "sort": Array [],
   "table": "transactions",
+  "values": Array [
+    Object {
+      "col": "meta.TransactionResult",
+      "type": "keyword",
+    },
+  ],
 }
 `
