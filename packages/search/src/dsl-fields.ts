@@ -216,6 +216,9 @@ export function closestFields(field: string, fields: SearchableFields, count = 3
   return closestNames(field, fields.names, count);
 }
 
+/** Metadata fields about the deployment (backing indices, data tiers): refused wherever a body names them. */
+const INTERNAL_METADATA = new Set(['_index', '_tier']);
+
 /** What to query instead of a field kept in the documents but not indexed. */
 const STORED_ONLY_HINTS: Record<string, string> = {
   'meta.AffectedNodes':
@@ -229,6 +232,12 @@ const STORED_ONLY_HINTS: Record<string, string> = {
  */
 export function checkFields(body: Record<string, unknown>, table: string, fields: SearchableFields): void {
   for (const { field, path } of fieldReferences(body)) {
+    if (INTERNAL_METADATA.has(field))
+      throw new BadRequestError(
+        `The metadata field ${field} is not available: it names the deployment's backing indices and nodes, not data.`,
+        { path, field },
+        ErrorCode.ForbiddenQuery,
+      );
     if (/[*?]/.test(field) || METADATA.has(field) || fields.names.has(field)) continue;
     if (fields.flattened.some((f) => field.startsWith(`${f}.`))) continue;
     const stored = fields.storedOnly.find((s) => field === s || field.startsWith(`${s}.`));

@@ -1,4 +1,5 @@
 import { errors } from '@elastic/elasticsearch';
+import { INDEX_KINDS } from '../index-names.js';
 import { isTransportFailure } from './breaker.js';
 import {
   AppError,
@@ -84,7 +85,21 @@ function engineErrorType(error: InstanceType<typeof errors.ResponseError>): stri
   return body?.error?.failed_shards?.[0]?.reason?.type ?? body?.error?.root_cause?.[0]?.type ?? body?.error?.type ?? '';
 }
 
+/**
+ * A deployment's index names (`xrpl-mainnet-transactions-0094000000-g1`, `…-transactions`) as the
+ * public name of their kind: answers never show a backing index, a prefix or a range.
+ */
+const INDEX_NAME = new RegExp(
+  String.raw`\b[A-Za-z0-9_.]+(?:-[A-Za-z0-9_.]+)+?-(${[...INDEX_KINDS].sort((a, b) => b.length - a.length).join('|')})(?:-\d{10}(?:-g\d+)?)?\b`,
+  'g',
+);
+
+/** An engine message with its index names replaced by their public names (pure). */
+export function publicReason(reason: string): string {
+  return reason.replace(INDEX_NAME, '$1');
+}
+
 function engineReason(error: InstanceType<typeof errors.ResponseError>): string {
   const body = error.meta.body as { error?: { root_cause?: { reason?: string }[]; reason?: string } } | undefined;
-  return body?.error?.root_cause?.[0]?.reason ?? body?.error?.reason ?? 'unknown reason';
+  return publicReason(body?.error?.root_cause?.[0]?.reason ?? body?.error?.reason ?? 'unknown reason');
 }

@@ -47,6 +47,29 @@ t.test('engine client errors map explicitly', async (t) => {
   t.equal(rejected.status, 400);
   t.equal(rejected.code, 'QUERY_REJECTED');
   t.same(rejected.details, { reason: 'failed to parse date field [x]' });
+  const leaking = mapEngineError(
+    new errors.ResponseError({
+      body: {
+        error: {
+          root_cause: [
+            {
+              reason:
+                'failed to create query: For input string: "x" [xrpl-mainnet-transactions-0000000000-g1], alias xle-test-1a2b-mainnet-ledgers, non-ledgers',
+            },
+          ],
+        },
+      },
+      statusCode: 400,
+      headers: {},
+      warnings: null,
+      meta: {} as never,
+    }),
+  ) as AppError;
+  t.same(
+    leaking.details,
+    { reason: 'failed to create query: For input string: "x" [transactions], alias ledgers, non-ledgers' },
+    'no backing index, prefix or range in an answer',
+  );
   const plain = new Error('not an engine error');
   t.equal(mapEngineError(plain), plain, 'other errors pass through untouched');
 });

@@ -72,3 +72,21 @@ t.test('unknown fields are refused with the closest names; known ones pass', asy
   t.same(closestFields('FinalFields.Account', fields)[0], 'Account', 'by the last segment');
   t.same(closestFields('zzzzzzzzzz', fields), [], 'nothing close: no guess');
 });
+
+t.test('_index and _tier are refused wherever a body names them', async (t) => {
+  for (const body of [
+    { aggs: { where: { terms: { field: '_index' } } } },
+    { sort: [{ _index: 'asc' }] },
+    { query: { exists: { field: '_tier' } } },
+    { collapse: { field: '_index' } },
+  ])
+    t.throws(
+      () => checkFields(body, 'transactions', fields),
+      { code: 'FORBIDDEN_QUERY', status: 400 },
+      JSON.stringify(body),
+    );
+  t.doesNotThrow(
+    () => checkFields({ sort: [{ _id: 'asc' }, { _score: 'desc' }] }, 'transactions', fields),
+    '_id and _score stay',
+  );
+});
