@@ -15,12 +15,14 @@ export interface FunctionInfo {
   description: string;
 }
 
-const scalar = (name: string, usage: string, description: string): FunctionInfo => ({
-  name,
-  type: 'SCALAR',
-  usage,
-  description,
-});
+/** A function of one type, as SHOW FUNCTIONS lists it. */
+const kind =
+  (type: FunctionInfo['type']) =>
+  (name: string, usage: string, description: string): FunctionInfo => ({ name, type, usage, description });
+const scalar = kind('SCALAR');
+const aggregate = kind('AGGREGATE');
+const grouping = kind('GROUPING');
+const search = kind('SEARCH');
 
 /** The SELECT list's expressions, evaluated by the service on each row (see expressions.ts). */
 const SCALARS_SHOWN: readonly FunctionInfo[] = [
@@ -72,62 +74,46 @@ const SCALARS_SHOWN: readonly FunctionInfo[] = [
 
 /** Every function the translator accepts; a test runs each usage against the engine. */
 export const FUNCTIONS: readonly FunctionInfo[] = [
-  {
-    name: 'COUNT',
-    type: 'AGGREGATE',
-    usage: 'COUNT(*) | COUNT(column) | COUNT(DISTINCT column)',
-    description: 'Rows, values, or distinct values (approximate above 3,000, as in Elasticsearch).',
-  },
-  { name: 'SUM', type: 'AGGREGATE', usage: 'SUM(number)', description: 'Sum of the values; NULL over none.' },
-  { name: 'AVG', type: 'AGGREGATE', usage: 'AVG(number)', description: 'Mean of the values.' },
-  { name: 'MIN', type: 'AGGREGATE', usage: 'MIN(number or date)', description: 'Smallest value.' },
-  { name: 'MAX', type: 'AGGREGATE', usage: 'MAX(number or date)', description: 'Largest value.' },
-  {
-    name: 'PERCENTILE',
-    type: 'AGGREGATE',
-    usage: 'PERCENTILE(number, percent)',
-    description: 'The value below which that percent of the values fall (approximate: TDigest, as in Elasticsearch).',
-  },
-  {
-    name: 'PERCENTILE_RANK',
-    type: 'AGGREGATE',
-    usage: 'PERCENTILE_RANK(number, value)',
-    description: 'The percent of the values at or below a value (approximate, as in Elasticsearch).',
-  },
-  { name: 'STDDEV_POP', type: 'AGGREGATE', usage: 'STDDEV_POP(number)', description: 'Population standard deviation.' },
-  { name: 'STDDEV_SAMP', type: 'AGGREGATE', usage: 'STDDEV_SAMP(number)', description: 'Sample standard deviation.' },
-  { name: 'VAR_POP', type: 'AGGREGATE', usage: 'VAR_POP(number)', description: 'Population variance.' },
-  { name: 'VAR_SAMP', type: 'AGGREGATE', usage: 'VAR_SAMP(number)', description: 'Sample variance.' },
-  {
-    name: 'SUM_OF_SQUARES',
-    type: 'AGGREGATE',
-    usage: 'SUM_OF_SQUARES(number)',
-    description: 'Sum of the squared values.',
-  },
-  {
-    name: 'HISTOGRAM',
-    type: 'GROUPING',
-    usage: 'HISTOGRAM(date, INTERVAL n unit) | HISTOGRAM(number, step)',
-    description: 'Buckets of a date or number, for GROUP BY.',
-  },
-  {
-    name: 'DATE_TRUNC',
-    type: 'GROUPING',
-    usage: "DATE_TRUNC('day', date)",
-    description: 'A date truncated to minute, hour, day, week, month, quarter or year, for GROUP BY.',
-  },
-  {
-    name: 'MATCH',
-    type: 'SEARCH',
-    usage: "MATCH(field, 'text' [, 'options'])",
-    description: 'Full-text match on a text field (memos: "Memos.Memo._MemoData").',
-  },
-  {
-    name: 'QUERY',
-    type: 'SEARCH',
-    usage: "QUERY('lucene query' [, 'options'])",
-    description: 'A query-string query over the table.',
-  },
+  aggregate(
+    'COUNT',
+    'COUNT(*) | COUNT(column) | COUNT(DISTINCT column)',
+    'Rows, values, or distinct values (approximate above 3,000, as in Elasticsearch).',
+  ),
+  aggregate('SUM', 'SUM(number)', 'Sum of the values; NULL over none.'),
+  aggregate('AVG', 'AVG(number)', 'Mean of the values.'),
+  aggregate('MIN', 'MIN(number or date)', 'Smallest value.'),
+  aggregate('MAX', 'MAX(number or date)', 'Largest value.'),
+  aggregate(
+    'PERCENTILE',
+    'PERCENTILE(number, percent)',
+    'The value below which that percent of the values fall (approximate: TDigest, as in Elasticsearch).',
+  ),
+  aggregate(
+    'PERCENTILE_RANK',
+    'PERCENTILE_RANK(number, value)',
+    'The percent of the values at or below a value (approximate, as in Elasticsearch).',
+  ),
+  aggregate('STDDEV_POP', 'STDDEV_POP(number)', 'Population standard deviation.'),
+  aggregate('STDDEV_SAMP', 'STDDEV_SAMP(number)', 'Sample standard deviation.'),
+  aggregate('VAR_POP', 'VAR_POP(number)', 'Population variance.'),
+  aggregate('VAR_SAMP', 'VAR_SAMP(number)', 'Sample variance.'),
+  aggregate('SUM_OF_SQUARES', 'SUM_OF_SQUARES(number)', 'Sum of the squared values.'),
+  grouping(
+    'HISTOGRAM',
+    'HISTOGRAM(date, INTERVAL n unit) | HISTOGRAM(number, step)',
+    'Buckets of a date or number, for GROUP BY.',
+  ),
+  grouping(
+    'DATE_TRUNC',
+    "DATE_TRUNC('day', date)",
+    'A date truncated to minute, hour, day, week, month, quarter or year, for GROUP BY.',
+  ),
+  search(
+    'MATCH',
+    "MATCH(field, 'text' [, 'options'])",
+    'Full-text match on a text field (memos: "Memos.Memo._MemoData").',
+  ),
+  search('QUERY', "QUERY('lucene query' [, 'options'])", 'A query-string query over the table.'),
   ...SCALARS_SHOWN,
 ];
 
