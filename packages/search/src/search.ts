@@ -6,7 +6,7 @@ import { checkSearchBody, type SearchLimits } from './dsl-guard.js';
 import type { SearchEngine } from './engine.js';
 import type { TokenSealer } from './tokens.js';
 import type { CursorStore } from './engine/cursor-store.js';
-import type { SqlCursor } from './sql/export.js';
+import type { SqlCursor } from './sql/execute.js';
 
 /** Indices `/search` may read, by public name. */
 export const SEARCHABLE: Readonly<Record<string, IndexKind>> = {

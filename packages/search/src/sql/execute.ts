@@ -22,6 +22,16 @@ export interface RunState {
   done: boolean;
 }
 
+/** What an SQL cursor carries between pages (kept in the engine, see CursorStore). */
+export interface SqlCursor {
+  sql: string;
+  /** The instant NOW() stood for on the first page: every page reads the same rows. */
+  now: number;
+  state: RunState;
+  fetchSize: number;
+  carry?: unknown;
+}
+
 /** How long a point in time lives between two pages of a row scan (also a cursor's lifetime). */
 export const PAGE_KEEP_ALIVE = '90s';
 

@@ -4,7 +4,7 @@ import type { Logger } from '@xle/core';
 import type { SearchEngine } from '../engine.js';
 import { createWriter, formatFromAccept, MEDIA_TYPES, type Format } from '../formats/formats.js';
 import { abortOnDisconnect, type SearchDeps } from '../search.js';
-import { initialState, runPlan, type Batch, type RunState } from './execute.js';
+import { initialState, runPlan, type Batch } from './execute.js';
 import type { Plan } from './plan.js';
 import { showPlan, showStatement, tableNamed } from './show.js';
 import { tableOfSql, translateSql } from './translate.js';
@@ -14,16 +14,6 @@ export const EXPORT_PAGE_SIZE = 1000;
 export const MAX_FETCH_SIZE = 10_000;
 /** Formats whose document holds the cursor; the others carry it in the Cursor header. */
 const CURSOR_IN_BODY = new Set<Format>(['json', 'yaml', 'cbor', 'smile']);
-
-/** What an SQL cursor carries between pages (kept in the engine, see CursorStore). */
-export interface SqlCursor {
-  sql: string;
-  /** The instant NOW() stood for on the first page: every page reads the same rows. */
-  now: number;
-  state: RunState;
-  fetchSize: number;
-  carry?: unknown;
-}
 
 export interface SqlRequest {
   query?: string;

@@ -4,7 +4,7 @@ import { createTestIndices, syntheticLedgers } from '@xle/test-helpers';
 import { fixtureLedgers, ingest } from '@xle/test-loaded';
 import { CursorStore } from '../../src/engine/cursor-store.js';
 import { initialState } from '../../src/sql/execute.js';
-import type { SqlCursor } from '../../src/sql/export.js';
+import type { SqlCursor } from '../../src/sql/execute.js';
 import { post, serveSearch } from '../fixtures/serve.js';
 
 /**
