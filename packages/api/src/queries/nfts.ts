@@ -2,12 +2,15 @@ import type { estypes } from '@elastic/elasticsearch';
 import { liveObjects } from './accounts.js';
 
 /** The NFToken pages of one owner: their ids start with the owner's AccountID (XLS-20) (pure). */
-export function buildOwnedNftPagesQuery(ownerIdHex: string): estypes.SearchRequest {
+export function buildOwnedNftPagesQuery(ownerIdHex: string, fromPage?: string): estypes.SearchRequest {
+  const owned: estypes.QueryDslQueryContainer = { prefix: { index: ownerIdHex } };
   return {
-    query: liveObjects('NFTokenPage', { prefix: { index: ownerIdHex } }),
+    query: liveObjects(
+      'NFTokenPage',
+      fromPage === undefined ? owned : { bool: { filter: [owned, { range: { index: { gte: fromPage } } }] } },
+    ),
     sort: [{ index: { order: 'asc' } }],
-    size: 10000,
-    _source: ['NFTokens'],
+    _source: ['index', 'NFTokens'],
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../queries/accounts.js';
 import { markedPage, type PageRequest } from './pages.js';
 import { buildOwnedNftPagesQuery } from '../queries/nfts.js';
+import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
 import {
   accountSettings,
   heldLines,
@@ -78,6 +79,22 @@ async function listPage(
 }
 
 /** Says where the next page of an array answer is (RFC 8288 `Link`, rel="next"). */
+/** rippled's order of the NFTs in a page: by the low 96 bits of the id, then the whole id (pure). */
+function nftOrder(a: string, b: string): number {
+  const [x, y] = [a.slice(-24), b.slice(-24)];
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** How many NFTs of a page come up to and including `id`, in the page's order (pure). */
+function positionAfter(tokens: readonly PageToken[], id: string): number {
+  const at = tokens.findIndex((t) => t.NFToken.NFTokenID === id);
+  return at >= 0 ? at + 1 : tokens.filter((t) => nftOrder(t.NFToken.NFTokenID, id) <= 0).length;
+}
+
+/** NFToken pages (up to 32 NFTs each) read per engine request while a page of NFTs fills. */
+const NFT_PAGES_PER_READ = 64;
+
 function linkNext(ctx: Context | undefined, limit: number, next: string | undefined): void {
   if (ctx === undefined || next === undefined) return;
   ctx.set('Link', `<${ctx.path}?limit=${limit}&marker=${encodeURIComponent(next)}>; rel="next"`);
@@ -215,10 +232,33 @@ export async function accountObligation(engine: Engine, account: string, code: s
 }
 
 /** GET /account/{ACCOUNT}/nfts: the NFTs on its NFToken pages. */
-export async function accountNfts(engine: Engine, account: string): Promise<Json[]> {
+export async function accountNfts(engine: Engine, account: string, page: ListPage, ctx?: Context): Promise<Json[]> {
   const owner = Buffer.from(decodeAccountID(account)).toString('hex').toUpperCase();
-  const found = await engine.search<{ NFTokens?: PageToken[] }>('objects', buildOwnedNftPagesQuery(owner));
-  return shapeOwnedNfts(found.hits.hits.map((h) => h._source ?? {}));
+  const scope = `nfts:${account}`;
+  // Where the previous page ended: its last NFT and the NFToken page that held it.
+  const after = page.marker === undefined ? undefined : (decodePageMarker(page.marker, scope) as [string, string]);
+  const taken: { page: string; token: PageToken }[] = [];
+  const pages = engine.hits<{ index?: string; NFTokens?: PageToken[] }>(
+    'objects',
+    buildOwnedNftPagesQuery(owner, after?.[0]),
+    { pageSize: NFT_PAGES_PER_READ },
+  );
+  for await (const batch of pages) {
+    for (const { _source: held = {} } of batch.hits) {
+      const tokens = held.NFTokens ?? [];
+      // On the marker's page, the NFTs after the marker's, in the page's own order (rippled keeps
+      // a page's NFTs sorted by the low 96 bits of their ids); one that left the page since is
+      // placed by that order.
+      const from = after !== undefined && held.index === after[0] ? positionAfter(tokens, after[1]) : 0;
+      for (const token of tokens.slice(from)) taken.push({ page: held.index ?? '', token });
+    }
+    if (taken.length > page.limit) break;
+  }
+  const shown = taken.slice(0, page.limit);
+  const last = shown[shown.length - 1];
+  if (taken.length > page.limit && last !== undefined)
+    linkNext(ctx, page.limit, encodePageMarker(scope, [last.page, last.token.NFToken.NFTokenID]));
+  return shapeOwnedNfts([{ NFTokens: shown.map((t) => t.token) }]);
 }
 
 /** GET /account/{ACCOUNT}/walletkyc: its KYC status (false when no import lists it). */

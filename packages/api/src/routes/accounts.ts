@@ -104,7 +104,7 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
     ),
     account('/assets', 'Tokens the account holds (positive balances)', accountAssets, AccountAssets),
     account('/obligations', 'Tokens the account issued, summed per currency', accountObligations, AccountObligations),
-    account('/nfts', 'NFTs the account owns, from its NFToken pages', accountNfts, AccountNfts),
+    list('/nfts', `NFTs the account owns, from its NFToken pages, in id order.${inLink}`, accountNfts, AccountNfts),
     defineRoute({
       method: 'get',
       path: '/account/{ACCOUNT}/obligation/{TOKEN_ID}',

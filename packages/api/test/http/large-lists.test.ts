@@ -17,6 +17,8 @@ import { getJson, serve } from '../fixtures/serve.js';
 const LINES = 25_000;
 const ACTIVATED = 25_000;
 const OFFERS = 450;
+/** NFTs the issuer holds, 32 to an NFToken page as rippled fills them. */
+const NFTS = 4_800;
 const LEDGER = 90_000_000;
 
 const hash = (text: string): Buffer => createHash('sha256').update(text).digest();
@@ -79,6 +81,28 @@ function offer(n: number): Json {
   };
 }
 
+/**
+ * The issuer's NFTs: ids of its own (flags, fee, issuer, taxon, serial), kept in NFToken pages in
+ * rippled's order (by the low 96 bits of the id); a page's key is the owner's id and the low 96
+ * bits of its last NFT.
+ */
+const nftIds = Array.from({ length: NFTS }, (_, n) => {
+  const id = Buffer.concat([Buffer.from([0, 8, 0, 0]), ISSUER_ID, hash(`nft ${n}`).subarray(0, 8)]);
+  return id.toString('hex').toUpperCase();
+}).sort((a, b) => (a.slice(-24) < b.slice(-24) ? -1 : a.slice(-24) > b.slice(-24) ? 1 : 0));
+const nftPages: Json[] = [];
+for (let at = 0; at < NFTS; at += 32) {
+  const held = nftIds.slice(at, at + 32);
+  nftPages.push({
+    LedgerEntryType: 'NFTokenPage',
+    index: `${ISSUER_ID.toString('hex').toUpperCase()}${(held.at(-1) as string).slice(-24)}`,
+    Flags: 0,
+    NFTokens: held.map((NFTokenID) => ({ NFToken: { NFTokenID, URI: '697066733A2F2F' } })),
+    PreviousTxnID: entryId('nft tx', at),
+    PreviousTxnLgrSeq: LEDGER - 1,
+  });
+}
+
 const target = await createTestIndices(t);
 const engine = new IngestEngine(target.client, target.naming, createLogger('large-lists', 'silent'));
 async function* pages(): AsyncGenerator<StatePage> {
@@ -96,6 +120,7 @@ async function* pages(): AsyncGenerator<StatePage> {
     },
     ...holders.map(trustLine),
     ...Array.from({ length: OFFERS }, (_, n) => offer(n)),
+    ...nftPages,
   ];
   for (let at = 0; at < entries.length; at += 2048)
     yield { ledger_index: LEDGER, entries: entries.slice(at, at + 2048), whole: false, marker: 'more' };
@@ -213,4 +238,27 @@ t.test('an array list (orders) pages through its Link header', async (t) => {
     "another list's marker is a 400, never a silent restart",
   );
   t.match(await getJson(`${base}/account/${ISSUER}/orders?limit=1001`), { status: 400 });
+});
+
+t.test("nfts: 4,800 NFTs in 150 pages, through the Link header, each once in the pages' order", async (t) => {
+  const seen: string[] = [];
+  let next: string | undefined = `${base}/account/${ISSUER}/nfts?limit=250`;
+  let pages = 0;
+  while (next !== undefined) {
+    const answer = await getJson(next);
+    t.equal(answer.status, 200);
+    const page = answer.body as { NFTokenID: string }[];
+    if (page.length > 250) t.fail(`a page of ${page.length}`);
+    seen.push(...page.map((n) => n.NFTokenID));
+    const link = answer.headers.get('link');
+    const match = link === null ? null : /^<([^>]+)>; rel="next"$/.exec(link);
+    next = match === null ? undefined : new URL(match[1] as string, base).toString();
+    pages += 1;
+    if (next !== undefined && page.length !== 250) t.fail('a short page with a next link');
+  }
+  t.equal(pages, Math.ceil(NFTS / 250), `${pages} pages`);
+  t.same(seen, nftIds, 'every NFT once, in the order of its pages');
+  const first = await getJson(`${base}/account/${ISSUER}/nfts`);
+  t.equal((first.body as Json[]).length, 200, 'a default page of 200');
+  t.match(first.headers.get('link'), /rel="next"/);
 });

@@ -71,7 +71,7 @@ export async function loadAccount(
       accountTrustLines(engine, address, FIRST_PAGE),
       accountObligations(engine, address),
       accountOrders(engine, address, FIRST_PAGE),
-      accountNfts(engine, address),
+      accountNfts(engine, address, FIRST_PAGE),
       accountEscrows(engine, address, FIRST_PAGE),
       optional(accountAncestry(engine, address)),
       accountActivations(engine, address, FIRST_PAGE),
