@@ -42,7 +42,7 @@ export {
   type TransportGuard,
 } from './engine/breaker.js';
 export { type Client, createEngineClient, withEngineClient } from './engine/client.js';
-export { isClusterWeather, mapEngineError } from './engine/error-mapping.js';
+export { isClusterWeather, mapEngineError, publicReason } from './engine/error-mapping.js';
 export {
   type BucketPage,
   type BucketWalkOptions,

@@ -1,5 +1,5 @@
 import { decodeAccountID } from 'xrpl';
-import { NotFoundError } from '@xle/core';
+import { BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
 import { obligationsOf, rawEntry, trustLineOf, type Json, type TrustLine } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { lookupLabels } from '../enrich/labels.js';
@@ -86,10 +86,16 @@ function nftOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** How many NFTs of a page come up to and including `id`, in the page's order (pure). */
-function positionAfter(tokens: readonly PageToken[], id: string): number {
-  const at = tokens.findIndex((t) => t.NFToken.NFTokenID === id);
-  return at >= 0 ? at + 1 : tokens.filter((t) => nftOrder(t.NFToken.NFTokenID, id) <= 0).length;
+/** The NFT a `/nfts` marker names, or a 400 for one this API did not write. */
+function nftMarker(after: readonly unknown[]): string {
+  const [id] = after;
+  if (after.length !== 1 || typeof id !== 'string' || !/^[0-9A-F]{64}$/.test(id))
+    throw new BadRequestError(
+      'Invalid query parameter "marker": not one this API issued.',
+      { parameter: 'marker', in: 'query' },
+      ErrorCode.InvalidParameter,
+    );
+  return id;
 }
 
 /** NFToken pages (up to 32 NFTs each) read per engine request while a page of NFTs fills. */
@@ -235,30 +241,27 @@ export async function accountObligation(engine: Engine, account: string, code: s
 export async function accountNfts(engine: Engine, account: string, page: ListPage, ctx?: Context): Promise<Json[]> {
   const owner = Buffer.from(decodeAccountID(account)).toString('hex').toUpperCase();
   const scope = `nfts:${account}`;
-  // Where the previous page ended: its last NFT and the NFToken page that held it.
-  const after = page.marker === undefined ? undefined : (decodePageMarker(page.marker, scope) as [string, string]);
-  const taken: { page: string; token: PageToken }[] = [];
-  const pages = engine.hits<{ index?: string; NFTokens?: PageToken[] }>(
+  // Where the previous page ended: its last NFT. Pages merge and split as NFTs come and go, so
+  // the walk starts from the page that would hold that NFT now (a page's key is the owner and the
+  // low 96 bits of its last NFT) and keeps only the NFTs after it in rippled's order.
+  const after = page.marker === undefined ? undefined : nftMarker(decodePageMarker(page.marker, scope));
+  const taken: PageToken[] = [];
+  const pages = engine.hits<{ NFTokens?: PageToken[] }>(
     'objects',
-    buildOwnedNftPagesQuery(owner, after?.[0]),
+    buildOwnedNftPagesQuery(owner, after === undefined ? undefined : `${owner}${after.slice(-24)}`),
     { pageSize: NFT_PAGES_PER_READ },
   );
   for await (const batch of pages) {
-    for (const { _source: held = {} } of batch.hits) {
-      const tokens = held.NFTokens ?? [];
-      // On the marker's page, the NFTs after the marker's, in the page's own order (rippled keeps
-      // a page's NFTs sorted by the low 96 bits of their ids); one that left the page since is
-      // placed by that order.
-      const from = after !== undefined && held.index === after[0] ? positionAfter(tokens, after[1]) : 0;
-      for (const token of tokens.slice(from)) taken.push({ page: held.index ?? '', token });
-    }
+    for (const { _source: held = {} } of batch.hits)
+      for (const token of held.NFTokens ?? [])
+        if (after === undefined || nftOrder(token.NFToken.NFTokenID, after) > 0) taken.push(token);
     if (taken.length > page.limit) break;
   }
   const shown = taken.slice(0, page.limit);
   const last = shown[shown.length - 1];
   if (taken.length > page.limit && last !== undefined)
-    linkNext(ctx, page.limit, encodePageMarker(scope, [last.page, last.token.NFToken.NFTokenID]));
-  return shapeOwnedNfts([{ NFTokens: shown.map((t) => t.token) }]);
+    linkNext(ctx, page.limit, encodePageMarker(scope, [last.NFToken.NFTokenID]));
+  return shapeOwnedNfts([{ NFTokens: shown }]);
 }
 
 /** GET /account/{ACCOUNT}/walletkyc: its KYC status (false when no import lists it). */

@@ -6,6 +6,7 @@ import { createLogger } from '@xle/core';
 import type { Json, StatePage } from '@xle/documents';
 import { IngestEngine, seedState, type WriteOp } from '@xle/ingester';
 import { createTestIndices } from '@xle/test-helpers';
+import { encodePageMarker } from '../../src/queries/markers.js';
 import { getJson, serve } from '../fixtures/serve.js';
 
 /**
@@ -261,4 +262,26 @@ t.test("nfts: 4,800 NFTs in 150 pages, through the Link header, each once in the
   const first = await getJson(`${base}/account/${ISSUER}/nfts`);
   t.equal((first.body as Json[]).length, 200, 'a default page of 200');
   t.match(first.headers.get('link'), /rel="next"/);
+});
+
+t.test("nfts: a marker is an NFT, placed by rippled's order even once pages merge or split", async (t) => {
+  const scope = `nfts:${ISSUER}`;
+  // An NFT that is on no page any more (burned, or its page rebuilt): the list goes on after its place.
+  const gone = `${(nftIds[1000] as string).slice(0, -1)}${(nftIds[1000] as string).endsWith('0') ? '1' : '0'}`;
+  const place = nftIds.filter((id) => {
+    const [x, y] = [id.slice(-24), gone.slice(-24)];
+    return x > y || (x === y && id > gone);
+  });
+  const answer = await getJson(`${base}/account/${ISSUER}/nfts?limit=40&marker=${encodePageMarker(scope, [gone])}`);
+  t.equal(answer.status, 200);
+  t.same(
+    (answer.body as { NFTokenID: string }[]).map((n) => n.NFTokenID),
+    place.slice(0, 40),
+    'the 40 NFTs after its place, across the page boundaries',
+  );
+  for (const forged of [[5], ['x'], [nftIds[0], 'extra'], []]) {
+    const refused = await getJson(`${base}/account/${ISSUER}/nfts?marker=${encodePageMarker(scope, forged)}`);
+    t.equal(refused.status, 400, JSON.stringify(forged));
+    t.match(refused.body, { error: { code: 'INVALID_PARAMETER', details: { parameter: 'marker' } } });
+  }
 });

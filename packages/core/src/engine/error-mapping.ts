@@ -94,9 +94,14 @@ const INDEX_NAME = new RegExp(
   'g',
 );
 
+/** The longest engine reason an answer quotes. */
+const MAX_REASON = 1000;
+
 /** An engine message with its index names replaced by their public names (pure). */
 export function publicReason(reason: string): string {
-  return reason.replace(INDEX_NAME, '$1');
+  // Cut first: an engine message may quote a long query, and the scan is not linear in the worst case.
+  const text = reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON)}…` : reason;
+  return text.replace(INDEX_NAME, '$1');
 }
 
 function engineReason(error: InstanceType<typeof errors.ResponseError>): string {

@@ -8,6 +8,7 @@ import {
   EngineUnavailableError,
   mapEngineError,
   NotFoundError,
+  publicReason,
   toErrorBody,
 } from '../../src/index.js';
 
@@ -70,6 +71,7 @@ t.test('engine client errors map explicitly', async (t) => {
     { reason: 'failed to create query: For input string: "x" [transactions], alias ledgers, non-ledgers' },
     'no backing index, prefix or range in an answer',
   );
+  t.equal(publicReason(`${'a-'.repeat(40_000)}!`).length, 1001, 'a long reason is cut before it is scanned');
   const plain = new Error('not an engine error');
   t.equal(mapEngineError(plain), plain, 'other errors pass through untouched');
 });

@@ -83,9 +83,19 @@ export async function runSql(
   if (fetchSize !== undefined) {
     // One page; a cursor carries on when the engine has more. Body formats carry it inside the
     // document, the text formats in the Cursor header, as Elasticsearch SQL does.
-    const head = writer.start(plan.columns, firstRows);
-    const rows = writer.rows(firstRows);
-    const next = state.done ? undefined : await cursors.save({ sql, now, state, fetchSize, carry: writer.carry() });
+    let next: string | undefined;
+    let head: Buffer;
+    let rows: Buffer;
+    try {
+      head = writer.start(plan.columns, firstRows);
+      rows = writer.rows(firstRows);
+      next = state.done ? undefined : await cursors.save({ sql, now, state, fetchSize, carry: writer.carry() });
+    } catch (error) {
+      // No cursor will name the point in time: release it now rather than after its keep-alive.
+      if (state.pit !== undefined) await engine.closePit(state.pit);
+      throw error;
+    }
+    // The last page releases the point in time (so that page cannot be asked again).
     if (next === undefined && state.pit !== undefined) await engine.closePit(state.pit);
     const inBody = CURSOR_IN_BODY.has(format);
     if (next !== undefined && !inBody) ctx.set('Cursor', next);

@@ -131,7 +131,7 @@ export function compileExpr(ctx: Context, node: AstNode): Typed {
         value === null
           ? 'null'
           : typeof value === 'number'
-            ? Number.isInteger(value)
+            ? Number.isInteger(value) && !isDecimalLiteral(node)
               ? 'long'
               : 'double'
             : typeof value === 'boolean'
@@ -161,6 +161,12 @@ export function compileExpr(ctx: Context, node: AstNode): Typed {
     default:
       return refuse(ctx, node, `Expressions of type [${String(node.type)}] are not supported in SELECT.`);
   }
+}
+
+/** A number written with a point or an exponent (`2.0`, `1e3`): a decimal, whatever its value. */
+function isDecimalLiteral(node: AstNode): boolean {
+  if (node.type === 'unary_expr') return isDecimalLiteral(node.expr as AstNode);
+  return node.type === 'number' && typeof node.value === 'string' && /[.eE]/.test(node.value);
 }
 
 function isLiteralNode(node: AstNode): boolean {
@@ -295,7 +301,14 @@ function testPaths(test: Test, into: Set<string>): void {
 
 // ---- evaluation ----
 
+/** The longest text an expression makes (nested REPLACE or || could otherwise grow without bound): longer is NULL. */
+export const MAX_TEXT = 1_000_000;
+
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const int = (v: unknown): number | null => {
+  const n = num(v);
+  return n === null ? null : Math.trunc(n);
+};
 const text = (v: unknown): string | null =>
   v === null || v === undefined || Array.isArray(v) ? null : typeof v === 'string' ? v : String(v);
 const dateOf = (v: unknown): Date | null => {
@@ -348,7 +361,7 @@ function holds(test: Test, read: (path: string, type: string) => unknown): boole
 function arithmetic(expr: Extract<Expr, { op: unknown }>, a: unknown, b: unknown): unknown {
   if (expr.op === '||') {
     const [x, y] = [text(a), text(b)];
-    return x === null || y === null ? null : x + y;
+    return x === null || y === null || x.length + y.length > MAX_TEXT ? null : x + y;
   }
   const [x, y] = [num(a), num(b)];
   if (x === null || y === null) return null;
@@ -415,9 +428,12 @@ function scalar(name: string, args: unknown[]): unknown {
       case 'ABS':
         return Math.abs(x);
       case 'ROUND': {
-        const digits = num(b) ?? 0;
-        const factor = 10 ** Math.trunc(digits);
-        return Math.round(x * factor) / factor;
+        // Half away from zero, as Elasticsearch SQL; NULL digits give NULL.
+        const digits = b === undefined ? 0 : num(b);
+        if (digits === null) return null;
+        const factor = 10 ** Math.max(-308, Math.min(308, Math.trunc(digits)));
+        const rounded = (Math.sign(x) * Math.round(Math.abs(x) * factor)) / factor;
+        return Number.isFinite(rounded) ? rounded : x;
       }
       case 'FLOOR':
         return Math.floor(x);
@@ -455,7 +471,10 @@ function scalar(name: string, args: unknown[]): unknown {
         return ((d.getUTCDay() + 6) % 7) + 1;
     }
   }
-  if (name === 'CONCAT') return args.map((v) => text(v) ?? '').join('');
+  if (name === 'CONCAT') {
+    const parts = args.map((v) => text(v) ?? '');
+    return parts.reduce((n, p) => n + p.length, 0) > MAX_TEXT ? null : parts.join('');
+  }
   const s = text(a);
   if (s === null) return null;
   switch (name) {
@@ -469,19 +488,19 @@ function scalar(name: string, args: unknown[]): unknown {
     case 'CHAR_LENGTH':
       return [...s].length;
     case 'SUBSTRING': {
-      const start = num(b);
+      const start = int(b);
       if (start === null) return null;
       const chars = [...s];
       const from = Math.max(0, start - 1);
-      const length = c === undefined ? chars.length : num(c);
+      const length = c === undefined ? chars.length : int(c);
       return length === null ? null : chars.slice(from, from + Math.max(0, length)).join('');
     }
     case 'LEFT': {
-      const n = num(b);
+      const n = int(b);
       return n === null ? null : [...s].slice(0, Math.max(0, n)).join('');
     }
     case 'RIGHT': {
-      const n = num(b);
+      const n = int(b);
       return n === null ? null : n <= 0 ? '' : [...s].slice(-n).join('');
     }
     case 'TRIM':
@@ -492,7 +511,12 @@ function scalar(name: string, args: unknown[]): unknown {
       return s.trimEnd();
     default: {
       const [from, to] = [text(b), text(c)];
-      return from === null || to === null || from === '' ? s : s.split(from).join(to);
+      if (from === null || to === null) return null;
+      if (from === '') return s;
+      const pieces = s.split(from);
+      // The length before building it: a nested REPLACE could grow a row past memory.
+      if (s.length + (pieces.length - 1) * (to.length - from.length) > MAX_TEXT) return null;
+      return pieces.join(to);
     }
   }
 }

@@ -18,6 +18,17 @@ export interface Context {
 const NOW_FUNCTIONS = new Set(['NOW', 'CURRENT_TIMESTAMP']);
 const TODAY_FUNCTIONS = new Set(['CURRENT_DATE', 'TODAY']);
 
+/** Months added as calendars do: the day clamped to the target month's last (31 March - 1 month = 28 February). */
+function addMonths(at: Date, months: number): Date {
+  const target = new Date(at.getTime());
+  const day = at.getUTCDate();
+  target.setUTCDate(1);
+  target.setUTCMonth(target.getUTCMonth() + months);
+  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, last));
+  return target;
+}
+
 /** Adds n units to an instant, in UTC calendar arithmetic for months and years (pure). */
 function shift(at: Date, n: number, unit: string): Date | undefined {
   const d = new Date(at.getTime());
@@ -33,11 +44,9 @@ function shift(at: Date, n: number, unit: string): Date | undefined {
     case 'week':
       return new Date(d.getTime() + n * 7 * 86_400_000);
     case 'month':
-      d.setUTCMonth(d.getUTCMonth() + n);
-      return d;
+      return addMonths(d, n);
     case 'year':
-      d.setUTCFullYear(d.getUTCFullYear() + n);
-      return d;
+      return addMonths(d, n * 12);
     default:
       return undefined;
   }
@@ -62,6 +71,13 @@ export function relativeInstant(ctx: Context, node: AstNode): Date | undefined {
   if (!Number.isInteger(amount))
     throw sqlError(ErrorCode.InvalidQuery, 'INTERVAL takes a whole number.', 'WHERE', positionOf(ctx.sql, node));
   const shifted = shift(base, node.operator === '-' ? -amount : amount, String(interval.unit ?? ''));
+  if (shifted !== undefined && Number.isNaN(shifted.getTime()))
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      'The INTERVAL reaches past the dates this API can compare (±270,000 years).',
+      'WHERE',
+      positionOf(ctx.sql, node),
+    );
   if (shifted === undefined)
     throw sqlError(
       ErrorCode.InvalidQuery,

@@ -124,14 +124,10 @@ export type ShowStatement =
   | { show: 'functions'; like?: string };
 
 const LIKE = String.raw`(?:\s+LIKE\s+'((?:[^']|'')*)')?`;
-const END = String.raw`\s*;?\s*$`;
 const TABLE = String.raw`("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_-]*)`;
-const SHOW_TABLES = new RegExp(String.raw`^\s*SHOW\s+TABLES${LIKE}${END}`, 'i');
-const SHOW_FUNCTIONS = new RegExp(String.raw`^\s*SHOW\s+FUNCTIONS${LIKE}${END}`, 'i');
-const SHOW_COLUMNS = new RegExp(
-  String.raw`^\s*(?:DESCRIBE|DESC|SHOW\s+COLUMNS\s+(?:FROM|IN))\s+${TABLE}${LIKE}${END}`,
-  'i',
-);
+const SHOW_TABLES = new RegExp(String.raw`^SHOW\s+TABLES${LIKE}$`, 'i');
+const SHOW_FUNCTIONS = new RegExp(String.raw`^SHOW\s+FUNCTIONS${LIKE}$`, 'i');
+const SHOW_COLUMNS = new RegExp(String.raw`^(?:DESCRIBE|DESC|SHOW\s+COLUMNS\s+(?:FROM|IN))\s+${TABLE}${LIKE}$`, 'i');
 
 const unquote = (text: string): string => (text.startsWith('"') ? text.slice(1, -1).replace(/""/g, '"') : text);
 const pattern = (like: string | undefined): { like?: string } =>
@@ -139,11 +135,13 @@ const pattern = (like: string | undefined): { like?: string } =>
 
 /** The schema statement a text is, or undefined for anything else (a SELECT) (pure). */
 export function showStatement(sql: string): ShowStatement | undefined {
-  const tables = SHOW_TABLES.exec(sql);
+  // Spaces and one closing semicolon trimmed first: no pattern has two runs of spaces side by side.
+  const text = sql.trim().replace(/;$/, '').trimEnd();
+  const tables = SHOW_TABLES.exec(text);
   if (tables !== null) return { show: 'tables', ...pattern(tables[1]) };
-  const functions = SHOW_FUNCTIONS.exec(sql);
+  const functions = SHOW_FUNCTIONS.exec(text);
   if (functions !== null) return { show: 'functions', ...pattern(functions[1]) };
-  const columns = SHOW_COLUMNS.exec(sql);
+  const columns = SHOW_COLUMNS.exec(text);
   if (columns !== null) return { show: 'columns', table: unquote(columns[1] as string), ...pattern(columns[2]) };
   return undefined;
 }
@@ -151,11 +149,31 @@ export function showStatement(sql: string): ShowStatement | undefined {
 /** SQL LIKE (`%` any run, `_` one character) as a case-sensitive matcher (pure). */
 export function likeMatcher(like: string | undefined): (name: string) => boolean {
   if (like === undefined) return () => true;
-  const source = [...like]
-    .map((ch) => (ch === '%' ? '.*' : ch === '_' ? '.' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  const re = new RegExp(`^${source}$`, 's');
-  return (name) => re.test(name);
+  // A linear walk with one remembered `%` (a regular expression of `.*`s backtracks without bound).
+  const pattern = [...like.replace(/%+/g, '%')];
+  return (name) => {
+    const text = [...name];
+    let i = 0;
+    let j = 0;
+    let star = -1;
+    let resume = 0;
+    while (i < text.length) {
+      if (j < pattern.length && (pattern[j] === '_' || pattern[j] === text[i])) {
+        i += 1;
+        j += 1;
+      } else if (j < pattern.length && pattern[j] === '%') {
+        star = j;
+        j += 1;
+        resume = i;
+      } else if (star >= 0) {
+        j = star + 1;
+        resume += 1;
+        i = resume;
+      } else return false;
+    }
+    while (j < pattern.length && pattern[j] === '%') j += 1;
+    return j === pattern.length;
+  };
 }
 
 /** The table a name is, or a 400 INVALID_QUERY naming the closest tables (pure). */

@@ -30,6 +30,15 @@ t.test('LIKE: % any run, _ one character, everything else literal', async (t) =>
   t.ok(likeMatcher('_ate')('date'));
   t.notOk(likeMatcher('_ate')('_date'));
   t.ok(likeMatcher(undefined)('anything'));
+  // Runs of % that a regular expression would backtrack through without bound.
+  t.notOk(likeMatcher(`${'%'.repeat(40)}!`)('Memos.Memo._MemoData.somewhat_long'), 'a long run of % stays linear');
+  t.ok(likeMatcher('%a%b%c%')('xxaxxbxxcxx'));
+  t.notOk(likeMatcher('%a%b%c%d')('xxaxxbxxcxx'));
+});
+
+t.test('spaces around a schema statement cost what they weigh', async (t) => {
+  t.equal(showStatement(`SHOW TABLES${' '.repeat(16_000)}x`), undefined);
+  t.same(showStatement(`  SHOW TABLES${' '.repeat(16_000)};  `), { show: 'tables' });
 });
 
 t.test('DESCRIBE lists the mapping: types, selectable, searchable, descriptions', async (t) => {
