@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { errors } from '@elastic/elasticsearch';
-import { BadRequestError, ErrorCode, indexName, type Client, type IndexNaming, type Logger } from '@xle/core';
+import {
+  BadRequestError,
+  ErrorCode,
+  indexName,
+  readEngineOf,
+  type Client,
+  type IndexNaming,
+  type Logger,
+} from '@xle/core';
 
 /**
  * How long a cursor lives between pages, exactly: its point in time is kept for that long
@@ -76,7 +83,8 @@ export class CursorStore<T> {
    */
   async load(token: string, now = Date.now()): Promise<{ id: string; state: T }> {
     const { id, expiresAt } = parseCursorToken(token);
-    const doc = await this.read(id);
+    // A real-time read by id: absent is undefined; a missing index is the engine's 503, not a 400.
+    const doc = await readEngineOf(this.client).get<CursorDoc<T>>(this.index, id);
     const expiry = doc === undefined ? expiresAt : Date.parse(doc.expires_at);
     if (now > expiry)
       throw invalid(
@@ -91,15 +99,6 @@ export class CursorStore<T> {
   /** Forgets a cursor (its later use is a 400 INVALID_CURSOR). */
   async remove(id: string): Promise<void> {
     await this.client.delete({ index: this.index, id }, { ignore: [404] });
-  }
-
-  private async read(id: string): Promise<CursorDoc<T> | undefined> {
-    try {
-      return (await this.client.get<CursorDoc<T>>({ index: this.index, id }))._source;
-    } catch (error) {
-      if (error instanceof errors.ResponseError && error.statusCode === 404) return undefined;
-      throw error;
-    }
   }
 
   /** Deletes the cursors that expired, at most once a minute per process, without holding up the page. */
