@@ -8,6 +8,10 @@ import {
   rangeStart,
   rangeStartOf,
   rangeStartsBehind,
+  type BucketPage,
+  type BucketWalkOptions,
+  type CompositePage,
+  type CompositePageRequest,
   type HitPage,
   type HitWalkOptions,
   type IndexKind,
@@ -257,6 +261,17 @@ export class Engine {
     options: Omit<HitWalkOptions, 'pit'> = {},
   ): AsyncGenerator<HitPage<estypes.SearchHit<T>>> {
     return this.read.hits<T>({ ...request, index: this.index(kind) }, options);
+  }
+
+  /** Every bucket of a composite aggregation over one kind, a page at a time (see ReadEngine.buckets). */
+  buckets(
+    kind: IndexKind,
+    request: estypes.SearchRequest,
+    aggs: (page: CompositePageRequest) => Record<string, estypes.AggregationsAggregationContainer>,
+    locate: (aggregations: Record<string, unknown>) => CompositePage | undefined,
+    options: BucketWalkOptions = {},
+  ): AsyncGenerator<BucketPage> {
+    return this.read.buckets({ ...request, index: this.index(kind) }, aggs, locate, options);
   }
 
   /** Documents by id from this process's one cache (see ReadEngine.mgetCached). */

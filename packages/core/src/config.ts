@@ -61,14 +61,14 @@ export const ConfigSchema = Type.Object(
           minimum: 1000,
           maximum: 100_000_000,
           description:
-            'Ledgers per range index: transactions, ledgers and validations are written to one index per range, read through one alias per kind. Recorded in the cluster by `pnpm templates apply` and never changed there: every process refuses to start when its value differs from the recorded one (`pnpm ingest ranges` shows it).',
+            'Ledgers per range index: transactions, ledgers, balance changes and validations are written to one index per range, read through one alias per kind. Recorded in the cluster by `pnpm templates apply` and never changed there: every process refuses to start when its value differs from the recorded one (`pnpm ingest ranges` shows it).',
         }),
         shards: Type.Integer({
           default: 1,
           minimum: 1,
           maximum: 64,
           description:
-            'Primary shards of each range index (transactions, ledgers, validations) created from now on. Recorded in the cluster by `pnpm templates apply` (a new layout generation when it changes); the ingester refuses to start when it differs from the recorded one, the API and search servers log a warning.',
+            'Primary shards of each range index (transactions, ledgers, balance changes, validations) created from now on. Recorded in the cluster by `pnpm templates apply` (a new layout generation when it changes); the ingester refuses to start when it differs from the recorded one, the API and search servers log a warning.',
         }),
         stateShards: Type.Integer({
           default: 1,

@@ -11,6 +11,11 @@ export const ErrorCode = {
   InvalidParameter: 'INVALID_PARAMETER',
   UnknownParameter: 'UNKNOWN_PARAMETER',
   NotFound: 'NOT_FOUND',
+  /**
+   * A balance asked at a point the index cannot answer exactly: the account's history there is
+   * not complete (ledgers missing between where it starts and that point). Never answered with a guess.
+   */
+  HistoryIncomplete: 'HISTORY_INCOMPLETE',
   MethodNotAllowed: 'METHOD_NOT_ALLOWED',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   HeadersTooLarge: 'HEADERS_TOO_LARGE',

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 export const INDEX_KINDS = [
   'transactions',
   'ledgers',
+  'balance-changes',
   'locators',
   'accounts',
   'activations',
@@ -48,7 +49,7 @@ export function namingOf(config: Pick<Config, 'network' | 'es'>): IndexNaming {
  * over many indices (and their shards over the nodes) while readers see one name. The other
  * kinds hold current state or small data sets: one index each.
  */
-export const RANGED_KINDS = ['transactions', 'ledgers', 'validations'] as const;
+export const RANGED_KINDS = ['transactions', 'ledgers', 'balance-changes', 'validations'] as const;
 export type RangedKind = (typeof RANGED_KINDS)[number];
 /** The kinds held in one index each: read and written by id under the kind's own name. */
 export type SingleIndexKind = Exclude<IndexKind, RangedKind>;

@@ -12,6 +12,17 @@ export {
 } from './amount.js';
 export { AMOUNT_FIELDS } from './amount-fields.js';
 export { AUCTION_INTERVALS, auctionTimeInterval } from './amm.js';
+export {
+  BALANCE_CHANGE_KINDS,
+  type BalanceChangeDoc,
+  type BalanceChangeKind,
+  type BalanceChangeSource,
+  type RawBalanceChange,
+  balanceChangeDocuments,
+  balanceChangeKind,
+  openingBalanceDocuments,
+  rawBalanceChanges,
+} from './balance-changes.js';
 export { type CtidParts, decodeCtid, encodeCtid, isCtid } from './ctid.js';
 export { decodeCurrency, isLpTokenCode, LP_TOKEN_CURRENCY } from './currency.js';
 export {

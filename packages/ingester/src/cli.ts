@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { runCli } from '@xle/core';
 import { backfillCommand } from './commands/backfill.js';
+import { balanceChangesCommand } from './commands/balance-changes.js';
 import { fileCommand } from './commands/file.js';
 import { jobCommands } from './commands/jobs.js';
 import { liveCommand } from './commands/live.js';
@@ -22,6 +23,7 @@ runCli('ingest', [
   rangesCommand,
   rangesRebuildCommand,
   locatorsCommand,
+  balanceChangesCommand,
   stateCommand,
   ...jobCommands,
   networkCommand,

@@ -130,6 +130,7 @@ export { BatchSink } from './pipeline/sink.js';
 export { DeletionGuards, GUARD_WINDOW_MS } from './pipeline/deletions.js';
 export { type BatchContext, type LedgerWrites, ledgerWrites, locator, newestWrites } from './pipeline/batch.js';
 export { fillLocators, type LocatorFill } from './pipeline/locators.js';
+export { BALANCE_FILL_ID, fillBalanceChanges, type BalanceFill } from './pipeline/balance-fill.js';
 export {
   addToRanges,
   type Checkpoint,

@@ -25,7 +25,7 @@ export const SEARCH_ERRORS: Readonly<Record<string, string>> = {
 
 const IndexParam = Type.Union(
   Object.keys(SEARCHABLE).map((k) => Type.Literal(k)),
-  { description: 'Index to read: transactions (default), ledgers, accounts or objects.' },
+  { description: 'Index to read: transactions (default), ledgers, accounts, objects or balance_changes.' },
 );
 const FormatParam = Type.Union(
   FORMATS.map((f) => Type.Literal(f)),

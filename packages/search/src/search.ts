@@ -14,6 +14,7 @@ export const SEARCHABLE: Readonly<Record<string, IndexKind>> = {
   ledgers: 'ledgers',
   accounts: 'accounts',
   objects: 'objects',
+  balance_changes: 'balance-changes',
 };
 
 /** What the search routes work with. */

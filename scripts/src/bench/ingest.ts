@@ -17,7 +17,14 @@
  * ours/raw within a pair (a slow minute on a shared machine hits both sides of a pair).
  * Needs a running engine (`pnpm engine start`) or ES_URL.
  */
-import { createEngineClient, createLogger, deleteTemplatesAndIndices, loadConfig, type IndexNaming } from '@xle/core';
+import {
+  createEngineClient,
+  createLogger,
+  deleteTemplatesAndIndices,
+  indexName,
+  loadConfig,
+  type IndexNaming,
+} from '@xle/core';
 import type { LedgerInput } from '@xle/documents';
 import { CheckpointStore, deriveLedgers, IngestEngine, runPipeline } from '@xle/ingester';
 import {
@@ -118,7 +125,7 @@ async function target(label: string, refresh: Refresh): Promise<{ naming: IndexN
   const naming = await freshIndices(client, config, label);
   const engine = new IngestEngine(client, naming, logger);
   await engine.ensureRangesBetween(
-    ['ledgers', 'transactions'],
+    ['ledgers', 'transactions', 'balance-changes'],
     (ledgers[0] as LedgerInput).ledger_index,
     (ledgers.at(-1) as LedgerInput).ledger_index,
   );
@@ -144,14 +151,38 @@ async function rawRound(refresh: Refresh): Promise<Round> {
   }
 }
 
+/** Bytes on disk per document of a ranged kind (primaries, force-merged to one segment). */
+async function bytesPerDocument(
+  naming: IndexNaming,
+  kind: 'balance-changes' | 'transactions',
+): Promise<{ documents: number; bytes: number }> {
+  const index = `${indexName(naming, kind)}-*`;
+  await client.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 600_000 });
+  const stats = await client.indices.stats({ index, metric: ['docs', 'store'] });
+  return {
+    documents: stats._all.primaries?.docs?.count ?? 0,
+    bytes: stats._all.primaries?.store?.size_in_bytes ?? 0,
+  };
+}
+
+/** What the balance-changes data set weighs, measured once (after the first measured round of ours). */
+let footprint: string | undefined;
+
 async function oursRound(refresh: Refresh): Promise<Round> {
   const { naming, engine } = await target('ours', refresh);
   try {
-    return await measure(naming, async () => {
+    const round = await measure(naming, async () => {
       const totals = await runPipeline(source(), engine, new CheckpointStore(engine, 'bench'));
       if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
       return totals.documents;
     });
+    if (footprint === undefined) {
+      await client.indices.refresh({ index: `${naming.prefix}-*` });
+      const changes = await bytesPerDocument(naming, 'balance-changes');
+      const txs = await bytesPerDocument(naming, 'transactions');
+      footprint = `balance changes: ${changes.documents} documents (${(changes.documents / txs.documents).toFixed(2)} per transaction, ${((changes.documents / round.documents) * 100).toFixed(1)} % of the documents written), ${Math.round(changes.bytes / Math.max(1, changes.documents))} bytes each on disk after a force-merge (transactions: ${Math.round(txs.bytes / Math.max(1, txs.documents))} bytes each)`;
+    }
+    return round;
   } finally {
     await deleteTemplatesAndIndices(client, naming);
   }
@@ -245,5 +276,6 @@ try {
   pin('shared');
 }
 console.log(summary.join('\n'));
+if (footprint !== undefined) console.log(footprint);
 console.log(`peak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
 await client.close();

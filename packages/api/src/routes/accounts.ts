@@ -19,6 +19,8 @@ import {
 } from '../resources/accounts.js';
 import { LIST_LIMIT } from '../queries/accounts.js';
 import { accountTransactions } from '../resources/transactions.js';
+import { accountBalanceChanges, accountBalanceHistory, accountBalances } from '../resources/balances.js';
+import { AccountBalanceChanges, AccountBalanceHistory, AccountBalances } from '../schemas/responses/balances.js';
 import {
   AccountActivations,
   AccountAncestry,
@@ -35,7 +37,13 @@ import {
 } from '../schemas/responses/accounts.js';
 import { AccountTransactionsPage } from '../schemas/responses/transactions.js';
 import { AccountParam } from '../schemas/params.js';
-import { AccountListQuery, AccountTxQuery } from '../schemas/queries.js';
+import {
+  AccountListQuery,
+  AccountTxQuery,
+  BalanceChangesQuery,
+  BalanceHistoryQuery,
+  BalancesQuery,
+} from '../schemas/queries.js';
 
 const AccountPath = Type.Object({ ACCOUNT: AccountParam });
 const TokenIdParam = Type.String({ pattern: '^(?:[0-9A-Fa-f]{40}|[^\\s./]{3,40})$', description: 'Currency code.' });
@@ -76,6 +84,10 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       handler: ({ params, query }, ctx) =>
         read(engine, params.ACCOUNT, { limit: query.limit ?? LIST_LIMIT.default, marker: query.marker }, ctx),
     });
+  const HISTORY_ERRORS = {
+    '422':
+      'HISTORY_INCOMPLETE: the index does not hold the account’s history at that point (details.complete_from_ledger says from where it does).',
+  };
   const inLink = ' A page of `limit` (default 200); when more exist, the `Link` header (rel="next") says where.';
   const inBody = ' A page of `limit` (default 200); when more exist, `marker` resumes the list.';
   return [
@@ -115,6 +127,37 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
       response: AccountObligation,
       cache: 'latest',
       handler: ({ params }) => accountObligation(engine, params.ACCOUNT, params.TOKEN_ID),
+    }),
+    defineRoute({
+      ...under(
+        '/balance_changes',
+        'Every change of the account’s balances (XRP and tokens), oldest first, with marker paging: the fee, what each transaction sent or received, DEX and AMM trades, escrows, channels, NFT sales. Each change carries the balance after it.',
+        AccountBalanceChanges,
+      ),
+      query: BalanceChangesQuery,
+      handler: ({ params, query }) =>
+        accountBalanceChanges(engine, params.ACCOUNT, { ...query, limit: query.limit ?? LIST_LIMIT.default }),
+    }),
+    defineRoute({
+      ...under(
+        '/balances',
+        'XRP and every token balance at the end of a ledger (or the last ledger closed by an instant). Exact or refused: without an asset, from where the account’s history is complete; for one asset (currency and issuer), also wherever no ledger is missing since its last change.',
+        AccountBalances,
+      ),
+      query: BalancesQuery,
+      errors: HISTORY_ERRORS,
+      handler: ({ params, query }) => accountBalances(engine, params.ACCOUNT, query),
+    }),
+    defineRoute({
+      ...under(
+        '/balance_history',
+        'The balance of one asset at the end of each day, week or month (for charts); refused unless exact over the whole span.',
+        AccountBalanceHistory,
+      ),
+      query: BalanceHistoryQuery,
+      errors: HISTORY_ERRORS,
+      handler: ({ params, query }) =>
+        accountBalanceHistory(engine, params.ACCOUNT, { ...query, interval: query.interval ?? 'day' }),
     }),
     defineRoute({
       method: 'get',

@@ -1,10 +1,13 @@
 import Type from 'typebox';
 import Compile from 'typebox/compile';
-import { AppError, defineRoute, ErrorCode, type AnyRoute } from '@xle/core';
+import { AppError, defineRoute, ErrorCode, withRules, type AnyRoute } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { EXPORT_KINDS, type ExportKind } from '../queries/export.js';
 import { exportStream, exportWalk } from '../resources/export.js';
+import { accountingExport } from '../resources/balance-export.js';
+import { ACCOUNTING_COLUMNS } from '../shapers/accounting.js';
+import { AccountParam } from '../schemas/params.js';
 import { EXPORT_LINES, ExportLine } from '../schemas/responses/export.js';
 import { LEDGER_INDEX_MAX } from '../schemas/params.js';
 
@@ -48,10 +51,62 @@ function lineChecker(kind: ExportKind): (line: Json) => void {
   };
 }
 
+const AccountingQuery = withRules(
+  Type.Object(
+    {
+      account: Type.With(AccountParam, { description: 'The account whose balance changes are exported.' }),
+      from: Type.Optional(Type.String({ format: 'date-time', description: 'Earliest close time, ISO 8601.' })),
+      to: Type.Optional(Type.String({ format: 'date-time', description: 'Latest close time, ISO 8601.' })),
+      format: Type.Optional(
+        Type.Union([Type.Literal('csv'), Type.Literal('ndjson')], {
+          default: 'csv',
+          description: 'csv (text/csv, with a header) or ndjson (application/x-ndjson, one row object per line).',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    {
+      parameter: 'from',
+      message: 'after "to"',
+      check: (q) => q.from === undefined || q.to === undefined || Date.parse(q.from) <= Date.parse(q.to),
+    },
+  ],
+);
+
 /** Bulk export (not in the spec). */
 export function exportRoutes(engine: Engine, validateResponses: boolean): AnyRoute[] {
   const checkers = new Map(EXPORT_KINDS.map((kind) => [kind, validateResponses ? lineChecker(kind) : undefined]));
   return [
+    // Before /export/{KIND}, which would take `balance_changes` for a kind.
+    defineRoute({
+      method: 'get',
+      path: '/export/balance_changes',
+      summary: 'Accounting export: an account’s balance changes as rows tax tools import (CSV or NDJSON)',
+      description: `Streams one row per transaction of the account, oldest first (more when it sent or received several assets): ${ACCOUNTING_COLUMNS.map((c) => `\`${c}\``).join(', ')}. Amounts are exact decimal strings (XRP in XRP); the fee is apart, in XRP, on the transaction's first row; a failed transaction is a row with its fee only; an issuer column names a token's issuer (empty for XRP). Memory stays flat however long the history.`,
+      tags: ['Export'],
+      query: AccountingQuery,
+      response: Type.Object(
+        {},
+        { additionalProperties: true, description: 'A row (NDJSON); CSV has the same columns.' },
+      ),
+      produces: ['text/csv', 'application/x-ndjson'],
+      handler: async ({ query }, ctx) => {
+        const format = query.format ?? 'csv';
+        const controller = new AbortController();
+        ctx.res.once('close', () => {
+          if (!ctx.res.writableFinished) controller.abort();
+        });
+        const body = await accountingExport(engine, { ...query, format }, controller.signal);
+        ctx.type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson';
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Content-Disposition', `attachment; filename="${query.account}-balance-changes.${format}"`);
+        (ctx as { compress?: boolean }).compress = true;
+        ctx.body = body;
+        return undefined;
+      },
+    }),
     defineRoute({
       method: 'get',
       path: '/export/{KIND}',

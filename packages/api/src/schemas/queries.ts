@@ -3,7 +3,8 @@ import { withRules } from '@xle/core';
 import { parsePageMarker } from '../queries/markers.js';
 import { LIST_LIMIT } from '../queries/accounts.js';
 import { parseMarker } from '../queries/markers.js';
-import { AccountParam } from './params.js';
+import { BALANCE_CHANGE_KINDS } from '@xle/documents';
+import { AccountParam, LEDGER_INDEX_MAX } from './params.js';
 
 /** Records per page and records skipped, for the offset-paged lists. */
 export const LimitOffset = {
@@ -115,3 +116,138 @@ export const IssuerNftsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const BalanceCurrency = Type.String({
+  pattern: '^(?:[0-9A-Fa-f]{40}|[^\\s]{2,40})$',
+  description: 'XRP, or a currency code: 3 characters, 40 hex, or its decoded text (LP for an AMM’s LP token).',
+});
+const BalanceIssuer = Type.With(AccountParam, {
+  description: 'The other side of the trust line (for a holder, the issuer); needs `currency`.',
+});
+const LedgerBound = (description: string) => Type.Integer({ minimum: 1, maximum: LEDGER_INDEX_MAX, description });
+
+/** Rules every balance request shares: an issuer names a token's trust line, never XRP. */
+const assetRules = <T extends { currency?: string | undefined; issuer?: string | undefined }>() => [
+  {
+    parameter: 'issuer',
+    message: 'needs "currency"',
+    check: (q: T) => q.issuer === undefined || q.currency !== undefined,
+  },
+  {
+    parameter: 'issuer',
+    message: 'XRP has no issuer',
+    check: (q: T) => q.issuer === undefined || q.currency?.toUpperCase() !== 'XRP',
+  },
+];
+
+/** The filters and paging of /account/{ACCOUNT}/balance_changes. */
+export const BalanceChangesQuery = withRules(
+  Type.Object(
+    {
+      currency: Type.Optional(BalanceCurrency),
+      issuer: Type.Optional(BalanceIssuer),
+      from_ledger: Type.Optional(LedgerBound('First ledger.')),
+      to_ledger: Type.Optional(LedgerBound('Last ledger (default: the newest indexed).')),
+      from: Type.Optional(Type.String({ format: 'date-time', description: 'Earliest close time, ISO 8601.' })),
+      to: Type.Optional(Type.String({ format: 'date-time', description: 'Latest close time, ISO 8601.' })),
+      kind: Type.Optional(
+        Type.Union(
+          BALANCE_CHANGE_KINDS.map((k) => Type.Literal(k)),
+          { description: 'Why the balance changed.' },
+        ),
+      ),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: LIST_LIMIT.max,
+          default: LIST_LIMIT.default,
+          description: 'Changes per page (1-1000, default 200).',
+        }),
+      ),
+      marker: Type.Optional(PageMarkerParam),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    ...assetRules<{ currency?: string; issuer?: string }>(),
+    {
+      parameter: 'from_ledger',
+      message: 'after "to_ledger"',
+      check: (q) => q.from_ledger === undefined || q.to_ledger === undefined || q.from_ledger <= q.to_ledger,
+    },
+    {
+      parameter: 'from',
+      message: 'after "to"',
+      check: (q) => q.from === undefined || q.to === undefined || Date.parse(q.from) <= Date.parse(q.to),
+    },
+  ],
+);
+export type BalanceChangesQuery = Static<typeof BalanceChangesQuery>;
+
+/** /account/{ACCOUNT}/balances: the point (a ledger or an instant) and optionally one asset. */
+export const BalancesQuery = withRules(
+  Type.Object(
+    {
+      ledger: Type.Optional(
+        LedgerBound('The ledger at whose end the balances are asked (default: the newest indexed).'),
+      ),
+      date: Type.Optional(
+        Type.String({
+          format: 'date-time',
+          description: 'An instant: the balances at the end of the last ledger closed by then.',
+        }),
+      ),
+      currency: Type.Optional(BalanceCurrency),
+      issuer: Type.Optional(BalanceIssuer),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    ...assetRules<{ currency?: string; issuer?: string }>(),
+    {
+      parameter: 'date',
+      message: 'give "ledger" or "date", not both',
+      check: (q) => q.ledger === undefined || q.date === undefined,
+    },
+  ],
+);
+export type BalancesQuery = Static<typeof BalancesQuery>;
+
+/** /account/{ACCOUNT}/balance_history: one asset, an interval, a span. */
+export const BalanceHistoryQuery = withRules(
+  Type.Object(
+    {
+      currency: Type.Optional(
+        Type.With(BalanceCurrency, { description: 'The asset (default XRP); a token needs `issuer`.' }),
+      ),
+      issuer: Type.Optional(BalanceIssuer),
+      interval: Type.Optional(
+        Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')], {
+          default: 'day',
+          description: 'One point per calendar day, week (from Monday) or month, UTC.',
+        }),
+      ),
+      from: Type.Optional(
+        Type.String({ format: 'date-time', description: 'Start, ISO 8601 (default: a year before `to`).' }),
+      ),
+      to: Type.Optional(
+        Type.String({ format: 'date-time', description: 'End, ISO 8601 (default: the newest ledger’s close).' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    ...assetRules<{ currency?: string; issuer?: string }>(),
+    {
+      parameter: 'issuer',
+      message: 'a token’s history needs its issuer',
+      check: (q) => q.currency === undefined || q.currency.toUpperCase() === 'XRP' || q.issuer !== undefined,
+    },
+    {
+      parameter: 'from',
+      message: 'after "to"',
+      check: (q) => q.from === undefined || q.to === undefined || Date.parse(q.from) <= Date.parse(q.to),
+    },
+  ],
+);
+export type BalanceHistoryQuery = Static<typeof BalanceHistoryQuery>;

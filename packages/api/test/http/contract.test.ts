@@ -132,6 +132,12 @@ t.test('every GET on the fixture data answers 200 with a body its published sche
       if (required.length > 0)
         url += `?${required.map((p) => `${String(p.name)}=${pick(`?${String(p.name)}`)}`).join('&')}`;
       const answer = await getJson(`${base}${url}`);
+      // Exact or refused: a balance at the newest ledger lies past the gaps between the fixture
+      // ledgers, so these answer their documented refusal (their 200s are walked below).
+      if (answer.status === 422 && (operation.responses as Json)['422'] !== undefined) {
+        t.match(answer.body, { error: { code: 'HISTORY_INCOMPLETE', details: { complete_from_ledger: null } } }, url);
+        continue;
+      }
       t.equal(answer.status, 200, `GET ${url}`, { body: answer.body });
       if (answer.status !== 200) continue;
       const errors = [...check.Errors(answer.body)].slice(0, 5);
@@ -139,6 +145,28 @@ t.test('every GET on the fixture data answers 200 with a body its published sche
       if (examples[path] === undefined) examples[path] = cut(answer.body);
       checked += 1;
     }
+  }
+  // At the ledger an account was created, its balances are known (its history starts there).
+  const created = 'rHTaDFHJng6YVtThvv522LmJfkocBVkK6Z';
+  const first = (
+    (await getJson(`${base}/account/${created}/balance_changes?limit=1`)).body as {
+      changes: Array<{ ledger_index: number; date: string }>;
+    }
+  ).changes[0];
+  t.ok(first, 'its first balance change');
+  for (const [path, query] of [
+    ['/api/v1/account/{ACCOUNT}/balances', `ledger=${first?.ledger_index}`],
+    ['/api/v1/account/{ACCOUNT}/balance_history', `from=${first?.date}&to=${first?.date}`],
+  ] as const) {
+    const url = `${path.replace('/api/v1', '').replace('{ACCOUNT}', created)}?${query}`;
+    const answer = await getJson(`${base}${url}`);
+    t.equal(answer.status, 200, `GET ${url}`, { body: answer.body });
+    const schema = (
+      ((doc.paths[path]?.get?.responses as Json)['200'] as Json).content as Record<string, { schema: Json }>
+    )['application/json']?.schema;
+    t.same([...Compile(schema as never).Errors(answer.body)].slice(0, 5), [], `GET ${url} matches its schema`);
+    examples[path] = cut(answer.body);
+    checked += 1;
   }
   t.ok(checked >= 60, `${checked} answers checked`);
   if (process.env.UPDATE_OPENAPI_EXAMPLES === '1')

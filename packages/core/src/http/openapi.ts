@@ -124,7 +124,7 @@ function operationOf(
     ]),
   );
   const responses: OpenApiObject = { '200': { description: 'OK', content } };
-  for (const [status, description] of Object.entries(route.errors ?? errors))
+  for (const [status, description] of Object.entries({ ...errors, ...route.errors }))
     responses[status] = errorResponse(description);
   const notes = [
     route.description,

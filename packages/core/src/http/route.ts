@@ -73,7 +73,7 @@ export interface RouteSpec<P extends TObject, Q extends TObject, B extends TSche
   response: TSchema;
   /** Media types of the 200 answer (default application/json; the schema applies to JSON). */
   produces?: readonly string[];
-  /** Statuses besides 200 this route answers, with their meaning (default: the document's own). */
+  /** Statuses this route answers besides 200 and the document's own, with their meaning (added to those). */
   errors?: Readonly<Record<string, string>>;
   /** Answers 503 DATA_NOT_READY until the data set behind it is computed. */
   dataSet?: DataSetGate;

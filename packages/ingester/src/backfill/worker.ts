@@ -369,6 +369,8 @@ class BackfillRefresh {
       await engine.setIndexSettings([engine.rangeAlias('ledgers', start), engine.rangeAlias('transactions', start)], {
         refresh_interval: interval,
       });
+      // Apart: a range of ledgers without a balance change has no such index (a 404 for all).
+      await engine.setIndexSettings([engine.rangeAlias('balance-changes', start)], { refresh_interval: interval });
       this.slowed.add(start);
     }
   }
@@ -381,6 +383,7 @@ class BackfillRefresh {
       [
         `${engine.index('ledgers')}-*`,
         `${engine.index('transactions')}-*`,
+        `${engine.index('balance-changes')}-*`,
         engine.index('objects'),
         engine.index('accounts'),
         engine.index('locators'),

@@ -1,5 +1,6 @@
 import type { RangedKind } from '@xle/core';
 import {
+  balanceChangeDocuments,
   nftChanges,
   stateChanges,
   transformLedger,
@@ -85,6 +86,15 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
       range: { kind: 'transactions', ledgerIndex: ledger.ledger_index },
     });
     writes.push(locator(doc.hash, ledger.ledger_index, context));
+    // What each account gained or lost: written once, like the transaction (ids from its hash).
+    for (const change of balanceChangeDocuments(doc))
+      writes.push({
+        index: context.rangeAlias('balance-changes', ledger.ledger_index),
+        id: change.id,
+        doc: change.doc,
+        ledgerIndex: ledger.ledger_index,
+        range: { kind: 'balance-changes', ledgerIndex: ledger.ledger_index },
+      });
     const dated = { ...tx, _date: doc._date };
     const changes = stateChanges(dated, ledger.ledger_index);
     for (const change of changes.objects) writes.push(...objectWrites(change, ledger.ledger_index, context.index));

@@ -21,6 +21,7 @@ export interface IngestTotals {
 export const LEDGER_KINDS: readonly IndexKind[] = [
   'ledgers',
   'transactions',
+  'balance-changes',
   'locators',
   'objects',
   'accounts',

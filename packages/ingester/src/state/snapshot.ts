@@ -4,6 +4,7 @@ import {
   changeVersion,
   LedgerShapeError,
   objectDocument,
+  openingBalanceDocuments,
   snapshotNfts,
   type Json,
   type StatePage,
@@ -27,10 +28,16 @@ import { DeletionGuards } from '../pipeline/deletions.js';
  */
 export const SNAPSHOT_TX_INDEX = 0xffff;
 
-/** The writes of one page (pure): object documents, account documents of AccountRoots, and NFT documents of NFTokenPages. */
+/**
+ * The writes of one page (pure): object documents, account documents of AccountRoots, NFT
+ * documents of NFTokenPages, and the opening balances of AccountRoots and trust lines (the
+ * balance-changes data set starts every account's history there). `balanceAlias` is the range
+ * alias of the balance-changes kind that holds the page's ledger.
+ */
 export function snapshotOps(
   page: StatePage,
   index: (kind: StateKind) => string,
+  balanceAlias?: string,
 ): { objects: WriteOp[]; accounts: WriteOp[] } {
   const version = changeVersion(page.ledger_index, SNAPSHOT_TX_INDEX);
   const objects: WriteOp[] = [];
@@ -42,6 +49,15 @@ export function snapshotOps(
     if (doc.LedgerEntryType === 'NFTokenPage')
       for (const nft of snapshotNfts(entry, page.ledger_index))
         objects.push({ index: index('nfts'), id: nft.NFTokenID, doc: nft, version, ledgerIndex: page.ledger_index });
+    if (balanceAlias !== undefined)
+      for (const opening of openingBalanceDocuments(entry, page.ledger_index, undefined))
+        objects.push({
+          index: balanceAlias,
+          id: opening.id,
+          doc: opening.doc,
+          ledgerIndex: page.ledger_index,
+          range: { kind: 'balance-changes', ledgerIndex: page.ledger_index },
+        });
     if (doc.LedgerEntryType === 'AccountRoot' && typeof doc.Account === 'string')
       accounts.push({
         index: index('accounts'),
@@ -107,7 +123,11 @@ export async function seedState(
     ledger = page.ledger_index;
     whole ||= page.whole;
     more = page.marker !== undefined;
-    const { objects, accounts } = snapshotOps(page, (kind) => engine.index(kind));
+    const { objects, accounts } = snapshotOps(
+      page,
+      (kind) => engine.index(kind),
+      engine.rangeAlias('balance-changes', page.ledger_index),
+    );
     await sink.activations.enrich(accounts);
     const result = await sink.write([...objects, ...accounts]);
     entries += page.entries.length;

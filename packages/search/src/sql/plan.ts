@@ -13,6 +13,11 @@ export interface TableInfo {
 export const TABLES: Readonly<Record<string, TableInfo>> = {
   transactions: { kind: 'transactions', description: 'One row per validated transaction, with derived fields.' },
   ledgers: { kind: 'ledgers', description: 'One row per validated ledger header.' },
+  balance_changes: {
+    kind: 'balance-changes',
+    description:
+      'One row per change of an account’s balance of one asset in one transaction (the fee its own row), with the balance after it.',
+  },
   accounts: {
     kind: 'accounts',
     description: 'One row per account (its AccountRoot now, with its activation), deleted ones included.',

@@ -1,6 +1,4 @@
-import type BigNumber from 'bignumber.js';
-import { decodeCurrency, tokenId } from '@xle/documents';
-import { decimal } from './format.js';
+import { decodeCurrency, rawBalanceChanges, tokenId } from '@xle/documents';
 
 /** One balance of one account that a transaction changed. */
 export interface BalanceChange {
@@ -21,102 +19,31 @@ export interface AccountBalanceChanges {
   changes: BalanceChange[];
 }
 
-type Fields = Record<string, unknown> | undefined;
-
-interface NodeSides {
-  type: unknown;
-  /** The balance after the transaction (0 for a deleted entry whose final fields do not say). */
-  final: Fields;
-  previous: Fields;
-  created: boolean;
-}
-
-function sidesOf(wrapper: unknown): NodeSides | undefined {
-  if (typeof wrapper !== 'object' || wrapper === null) return undefined;
-  const [kind, node] = Object.entries(wrapper as Record<string, unknown>)[0] ?? [];
-  if (typeof node !== 'object' || node === null) return undefined;
-  const inner = node as {
-    LedgerEntryType?: unknown;
-    NewFields?: Fields;
-    FinalFields?: Fields;
-    PreviousFields?: Fields;
-  };
-  if (kind === 'CreatedNode')
-    return { type: inner.LedgerEntryType, final: inner.NewFields, previous: undefined, created: true };
-  return { type: inner.LedgerEntryType, final: inner.FinalFields, previous: inner.PreviousFields, created: false };
-}
-
-const valueOf = (balance: unknown): string | undefined =>
-  typeof balance === 'string'
-    ? balance
-    : typeof balance === 'object' && balance !== null && typeof (balance as { value?: unknown }).value === 'string'
-      ? (balance as { value: string }).value
-      : undefined;
-
 /**
- * The change of an entry's Balance: final minus previous. A created entry started at zero; an
- * entry whose PreviousFields do not list Balance kept it (pure).
- */
-function balanceDelta(sides: NodeSides): BigNumber | undefined {
-  const final = valueOf(sides.final?.Balance);
-  if (final === undefined) return undefined;
-  const previous = sides.created ? '0' : valueOf(sides.previous?.Balance);
-  if (previous === undefined) return undefined;
-  const before = decimal(previous);
-  const after = decimal(final);
-  if (before === undefined || after === undefined) return undefined;
-  const delta = after.minus(before);
-  return delta.isZero() ? undefined : delta;
-}
-
-const issuerOf = (limit: unknown): string | undefined =>
-  typeof limit === 'object' && limit !== null && typeof (limit as { issuer?: unknown }).issuer === 'string'
-    ? (limit as { issuer: string }).issuer
-    : undefined;
-
-/**
- * What each account gained or lost, read from the metadata (pure):
- * - AccountRoot: the XRP Balance's change in drops (the sender's includes the fee it burnt);
- * - RippleState: the Balance is the low account's view (positive: the high account owes the low
- *   one), so the low account changes by the difference and the high account by its opposite,
- *   each against the other as counterparty. Balance.issuer on a trust line is a neutral account
- *   (ACCOUNT_ONE): the sides are the LowLimit and HighLimit issuers.
- * Accounts appear in the order the metadata first names them; unchanged balances are left out.
+ * What each account gained or lost, read from the metadata (pure) by the documents package's
+ * reading, the one the balance-changes data set is written with: XRP in XRP (the sender's
+ * includes the fee it burnt), each trust line from both sides with the other side as
+ * counterparty. Accounts appear in the order the metadata first names them; unchanged balances
+ * are left out.
  */
 export function balanceChanges(meta: unknown): AccountBalanceChanges[] {
   const byAccount = new Map<string, BalanceChange[]>();
-  const add = (account: string, change: BalanceChange): void => {
-    const list = byAccount.get(account) ?? [];
+  for (const raw of rawBalanceChanges(meta)) {
+    if (raw.value.isZero()) continue;
+    const change: BalanceChange =
+      raw.issuer === undefined
+        ? { currency: 'XRP', code: 'XRP', value: raw.value.toFixed() }
+        : {
+            currency: raw.currency,
+            code: decodeCurrency(raw.currency),
+            counterparty: raw.issuer,
+            value: raw.value.toFixed(),
+          };
+    const token = raw.issuer === undefined ? undefined : tokenId(raw.currency, raw.issuer);
+    if (token !== undefined) change.token = token;
+    const list = byAccount.get(raw.account) ?? [];
     list.push(change);
-    byAccount.set(account, list);
-  };
-  const nodes = (meta as { AffectedNodes?: unknown } | null)?.AffectedNodes;
-  for (const wrapper of Array.isArray(nodes) ? nodes : []) {
-    const sides = sidesOf(wrapper);
-    if (sides === undefined) continue;
-    const delta = balanceDelta(sides);
-    if (delta === undefined) continue;
-    if (sides.type === 'AccountRoot') {
-      const account = sides.final?.Account;
-      if (typeof account !== 'string') continue;
-      add(account, { currency: 'XRP', code: 'XRP', value: delta.shiftedBy(-6).toFixed() });
-    }
-    if (sides.type === 'RippleState') {
-      const balance = sides.final?.Balance as { currency?: unknown } | undefined;
-      const currency = typeof balance?.currency === 'string' ? balance.currency : undefined;
-      const low = issuerOf(sides.final?.LowLimit);
-      const high = issuerOf(sides.final?.HighLimit);
-      if (currency === undefined || low === undefined || high === undefined) continue;
-      const code = decodeCurrency(currency);
-      const side = (account: string, counterparty: string, value: BigNumber): void => {
-        const change: BalanceChange = { currency, code, counterparty, value: value.toFixed() };
-        const token = tokenId(currency, counterparty);
-        if (token !== undefined) change.token = token;
-        add(account, change);
-      };
-      side(low, high, delta);
-      side(high, low, delta.negated());
-    }
+    byAccount.set(raw.account, list);
   }
   return [...byAccount].map(([account, changes]) => ({ account, changes }));
 }

@@ -17,6 +17,7 @@ import {
   accountTrustLines,
 } from '../../resources/accounts.js';
 import { accountTransactions } from '../../resources/transactions.js';
+import { transactionEffects } from '../../resources/balances.js';
 import { AccountParam } from '../../schemas/params.js';
 import { AccountTxQuery } from '../../schemas/queries.js';
 import { definePage, type AnyPage } from '../page.js';
@@ -104,11 +105,18 @@ export async function loadAccount(
     ...orders.flatMap((o) => [(o.TakerGets as Json | undefined)?.issuer, (o.TakerPays as Json | undefined)?.issuer]),
     ...nfts.map((n) => n.Issuer),
   ].filter((a): a is string => typeof a === 'string');
-  const ctx = await linkContext(engine, [info, assets, orders, escrows, ancestry, activations, transactions], {
-    tokens: own,
-    txs: named,
-    accounts: stateAccounts,
-  });
+  const listed = ((transactions.transactions ?? []) as Json[]).map((tx) => ({
+    hash: String(tx.hash),
+    ledger_index: Number(tx.ledger_index),
+  }));
+  const [ctx, effects] = await Promise.all([
+    linkContext(engine, [info, assets, orders, escrows, ancestry, activations, transactions], {
+      tokens: own,
+      txs: named,
+      accounts: stateAccounts,
+    }),
+    transactionEffects(engine, address, listed),
+  ]);
   return {
     address,
     info,
@@ -122,6 +130,7 @@ export async function loadAccount(
     ancestry,
     activations,
     transactions,
+    effects,
     filters,
     ctx,
   };

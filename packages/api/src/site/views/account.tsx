@@ -19,6 +19,7 @@ import {
   YesNo,
   type LinkContext,
 } from './parts.js';
+import type { Effect } from '../../resources/balances.js';
 import { TxTable } from './tx-table.js';
 
 export interface AccountProps {
@@ -38,6 +39,8 @@ export interface AccountProps {
   activations: Json;
   /** GET …/transactions with the page's filters. */
   transactions: Json;
+  /** What each listed transaction did to the account's balances (the balance-changes data set). */
+  effects?: ReadonlyMap<string, readonly Effect[]> | undefined;
   /** The filters as the form sent them. */
   filters: Readonly<Record<string, string>>;
   ctx: LinkContext;
@@ -452,7 +455,7 @@ function Transactions({ props }: { props: AccountProps }) {
   return (
     <>
       <Filters address={props.address} filters={filters} />
-      <TxTable caption="Transactions of the account" transactions={list} ctx={props.ctx} />
+      <TxTable caption="Transactions of the account" transactions={list} ctx={props.ctx} effects={props.effects} />
       <nav class="pager" aria-label="Pages of transactions">
         {props.filters.marker === undefined ? null : (
           <a class="button secondary" href={pageHref(props.address, filters)}>

@@ -1,5 +1,6 @@
 import type { Json } from '@xle/documents';
-import { feeText } from '../model/format.js';
+import type { Effect } from '../../resources/balances.js';
+import { feeText, formatChange } from '../model/format.js';
 import { summarize } from '../model/summary.js';
 import { Empty, LedgerLink, Result, Summary, Table, Time, TxLink, type LinkContext } from './parts.js';
 
@@ -11,17 +12,26 @@ export function TxTable({
   transactions,
   ctx,
   ledger = true,
+  effects,
 }: {
   caption: string;
   transactions: readonly Json[];
   ctx: LinkContext;
   /** Show each one's ledger (not on a ledger's own page). */
   ledger?: boolean;
+  /** On an account's page: what each transaction did to its balances (by hash), shown beside the summary. */
+  effects?: ReadonlyMap<string, readonly Effect[]> | undefined;
 }) {
   if (transactions.length === 0) return <Empty>No transactions.</Empty>;
-  const head = ledger
-    ? ['Time', 'Ledger', 'Type', 'Summary', 'Result', 'Fee (XRP)', 'Transaction']
-    : ['#', 'Type', 'Summary', 'Result', 'Fee (XRP)', 'Transaction'];
+  const head = [
+    ...(ledger ? ['Time', 'Ledger'] : ['#']),
+    'Type',
+    'Summary',
+    ...(effects === undefined ? [] : ['Balance change']),
+    'Result',
+    'Fee (XRP)',
+    'Transaction',
+  ];
   return (
     <Table caption={caption} head={head} cards>
       {transactions.map((tx) => (
@@ -46,6 +56,18 @@ export function TxTable({
               <Summary segments={summarize(tx)} ctx={ctx} />
             </span>
           </td>
+          {effects === undefined ? null : (
+            <td class="num effects" data-label="Balance change">
+              {(effects.get(String(tx.hash)) ?? []).map((e) => (
+                <span
+                  class={`effect ${e.value.startsWith('-') ? 'negative' : 'positive'}`}
+                  title={e.issuer === null ? undefined : `${e.currency} issued by ${e.issuer}`}
+                >
+                  {formatChange(e.value)} {e.currency}
+                </span>
+              ))}
+            </td>
+          )}
           <td data-label="Result">
             <Result code={resultOf(tx)} />
           </td>

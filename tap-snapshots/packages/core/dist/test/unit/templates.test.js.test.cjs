@@ -24,6 +24,10 @@ Array [
     "name": "xrpl-mainnet-api-keys",
   },
   Object {
+    "hash": "f25245dc298c407b",
+    "name": "xrpl-mainnet-balance-changes",
+  },
+  Object {
     "hash": "39f74b55bc88f5d6",
     "name": "xrpl-mainnet-balances",
   },
@@ -40,7 +44,7 @@ Array [
     "name": "xrpl-mainnet-facts",
   },
   Object {
-    "hash": "884b901f7fbc35b8",
+    "hash": "cebb45c9f55c869b",
     "name": "xrpl-mainnet-ingest-state",
   },
   Object {

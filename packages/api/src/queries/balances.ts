@@ -1,0 +1,214 @@
+import type { estypes } from '@elastic/elasticsearch';
+import { currencyHex } from '@xle/documents';
+
+/**
+ * The searches of the balance-changes data set (pure): an account's changes in order, its last
+ * change of each asset at a ledger, where its history starts, and end-of-interval balances.
+ * Every change sorts by (ledger_index, transaction_index, position), unique per document.
+ */
+
+/** One asset as a request names it: XRP, or a currency (3-character, 40-hex or text) with an optional issuer. */
+export interface AssetFilter {
+  currency?: string | undefined;
+  issuer?: string | undefined;
+}
+
+/** The order of changes, oldest first (reversed for the newest first). */
+export function changeOrder(order: 'asc' | 'desc'): estypes.Sort {
+  return [{ ledger_index: { order } }, { transaction_index: { order } }, { position: { order } }];
+}
+
+/** The filter of one asset: a code matches its 40-hex form or its decoded text. */
+export function assetFilter({ currency, issuer }: AssetFilter): estypes.QueryDslQueryContainer[] {
+  const filter: estypes.QueryDslQueryContainer[] = [];
+  if (currency !== undefined) {
+    if (currency.toUpperCase() === 'XRP') filter.push({ term: { currency_hex: 'XRP' } });
+    else {
+      const hex = currencyHex(currency);
+      filter.push({
+        bool: {
+          should: [{ term: { currency } }, ...(hex === undefined ? [] : [{ term: { currency_hex: hex } }])],
+          minimum_should_match: 1,
+        },
+      });
+    }
+  }
+  if (issuer !== undefined) filter.push({ term: { issuer } });
+  return filter;
+}
+
+export interface BalanceChangeFilters extends AssetFilter {
+  from_ledger?: number | undefined;
+  to_ledger?: number | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  kind?: string | undefined;
+  limit: number;
+}
+
+/**
+ * One page of an account's balance changes, oldest first (pure).
+ * Emits: bool.filter [term account, asset terms, range ledger_index, range date, term kind],
+ * sort (ledger_index, transaction_index, position) asc, search_after the marker's last change,
+ * size limit + 1 (the extra hit says whether a next page exists).
+ */
+export function buildBalanceChangesQuery(
+  account: string,
+  filters: BalanceChangeFilters,
+  after?: estypes.FieldValue[],
+): estypes.SearchRequest & { size: number } {
+  const filter: estypes.QueryDslQueryContainer[] = [{ term: { account } }, ...assetFilter(filters)];
+  if (filters.from_ledger !== undefined || filters.to_ledger !== undefined)
+    filter.push({
+      range: {
+        ledger_index: {
+          ...(filters.from_ledger === undefined ? {} : { gte: filters.from_ledger }),
+          ...(filters.to_ledger === undefined ? {} : { lte: filters.to_ledger }),
+        },
+      },
+    });
+  if (filters.from !== undefined || filters.to !== undefined)
+    filter.push({
+      range: {
+        date: {
+          ...(filters.from === undefined ? {} : { gte: filters.from }),
+          ...(filters.to === undefined ? {} : { lte: filters.to }),
+        },
+      },
+    });
+  if (filters.kind !== undefined) filter.push({ term: { kind: filters.kind } });
+  const request: estypes.SearchRequest & { size: number } = {
+    query: { bool: { filter } },
+    sort: changeOrder('asc'),
+    size: filters.limit + 1,
+    track_total_hits: false,
+  };
+  if (after !== undefined) request.search_after = after;
+  return request;
+}
+
+/** Fields a balance answer reads from a change. */
+export const BALANCE_SOURCE = ['currency', 'currency_hex', 'issuer', 'balance', 'ledger_index', 'hash', 'kind'];
+
+/**
+ * The newest change at or before `ledger` of an account (pure), of one asset or, with `starts`,
+ * among those that start its history (its creation, or a snapshot's opening balance).
+ * Emits: bool.filter [term account, asset terms | term history_start, range ledger_index lte],
+ * sort (ledger_index, transaction_index, position) desc, size 1.
+ */
+export function buildLastChangeQuery(
+  account: string,
+  ledger: number,
+  what: { asset: AssetFilter } | { starts: true },
+): estypes.SearchRequest & { size: number } {
+  const filter: estypes.QueryDslQueryContainer[] = [
+    { term: { account } },
+    ...('starts' in what ? [{ term: { history_start: true } }] : assetFilter(what.asset)),
+    { range: { ledger_index: { lte: ledger } } },
+  ];
+  return {
+    query: { bool: { filter } },
+    sort: changeOrder('desc'),
+    size: 1,
+    track_total_hits: false,
+    _source: BALANCE_SOURCE,
+  };
+}
+
+/**
+ * The newest change of each asset of an account at or before `ledger`, one composite page (pure).
+ * Emits: aggs.assets composite [currency_hex, issuer (missing bucket for XRP)] with top_hits size
+ * 1 sorted (ledger_index, transaction_index, position) desc.
+ */
+export function buildBalancesAggs(page: {
+  size: number;
+  after?: Record<string, estypes.FieldValue>;
+}): Record<string, estypes.AggregationsAggregationContainer> {
+  return {
+    assets: {
+      composite: {
+        ...page,
+        sources: [
+          { currency_hex: { terms: { field: 'currency_hex' } } },
+          { issuer: { terms: { field: 'issuer', missing_bucket: true } } },
+        ],
+      },
+      aggs: { last: { top_hits: { size: 1, sort: changeOrder('desc'), _source: BALANCE_SOURCE } } },
+    },
+  };
+}
+
+/** What the composite of buildBalancesAggs walks: the account's changes at or before `ledger`, of one asset or all. */
+export function buildBalancesFilter(account: string, ledger: number, asset: AssetFilter): estypes.SearchRequest {
+  return {
+    query: {
+      bool: { filter: [{ term: { account } }, ...assetFilter(asset), { range: { ledger_index: { lte: ledger } } }] },
+    },
+  };
+}
+
+/**
+ * The indexed ledgers after `after` up to `upTo` (pure): counted, to tell whether the index
+ * holds every one of them.
+ */
+export function buildLedgerCountQuery(after: number, upTo: number): estypes.SearchRequest {
+  return {
+    size: 0,
+    track_total_hits: true,
+    query: { bool: { filter: [{ range: { ledger_index: { gt: after, lte: upTo } } }] } },
+  };
+}
+
+export type HistoryInterval = 'day' | 'week' | 'month';
+
+/**
+ * The last balance of one asset in each interval between two ledgers (pure).
+ * Emits: bool.filter [term account, asset terms, range ledger_index (after, upTo]], size 0,
+ * aggs.points date_histogram on date (calendar interval, UTC), each bucket's newest change.
+ */
+export function buildBalanceHistoryQuery(
+  account: string,
+  asset: AssetFilter,
+  after: number,
+  upTo: number,
+  interval: HistoryInterval,
+): estypes.SearchRequest {
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: {
+      bool: {
+        filter: [{ term: { account } }, ...assetFilter(asset), { range: { ledger_index: { gt: after, lte: upTo } } }],
+      },
+    },
+    aggs: {
+      points: {
+        date_histogram: { field: 'date', calendar_interval: interval, time_zone: 'UTC', min_doc_count: 1 },
+        aggs: { last: { top_hits: { size: 1, sort: changeOrder('desc'), _source: BALANCE_SOURCE } } },
+      },
+    },
+  };
+}
+
+/**
+ * An account's changes in some transactions (pure), for the effect column of its page.
+ * Emits: bool.filter [term account, terms hash, range ledger_index], sort (ledger_index,
+ * transaction_index, position) asc, size: up to 64 changes a transaction.
+ */
+export function buildEffectsQuery(
+  account: string,
+  hashes: readonly string[],
+  ledgers: { gte: number; lte: number },
+): estypes.SearchRequest & { size: number } {
+  return {
+    query: {
+      bool: {
+        filter: [{ term: { account } }, { terms: { hash: [...hashes] } }, { range: { ledger_index: ledgers } }],
+      },
+    },
+    sort: changeOrder('asc'),
+    size: Math.min(10_000, hashes.length * 64),
+    track_total_hits: false,
+    _source: ['hash', 'currency', 'currency_hex', 'issuer', 'value'],
+  };
+}

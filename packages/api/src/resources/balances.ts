@@ -1,0 +1,417 @@
+import BigNumber from 'bignumber.js';
+import { AppError, BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
+import { RIPPLE_EPOCH_OFFSET, rippleTimeToIso, type BalanceChangeDoc, type Json } from '@xle/documents';
+import type { Engine } from '../engine.js';
+import {
+  buildBalanceChangesQuery,
+  buildBalanceHistoryQuery,
+  buildBalancesAggs,
+  buildBalancesFilter,
+  buildEffectsQuery,
+  buildLastChangeQuery,
+  buildLedgerCountQuery,
+  type AssetFilter,
+  type BalanceChangeFilters,
+  type HistoryInterval,
+} from '../queries/balances.js';
+import { buildLedgerAtQuery } from '../queries/lookups.js';
+import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
+import { shapeBalance, shapeBalanceChange, type ShapedBalance } from '../shapers/balances.js';
+import { latestLedger } from './ledgers.js';
+
+/**
+ * Historical balances, from the balance-changes data set. Each change carries the balance after
+ * it, so an account's balance of an asset at a ledger is its newest change at or before that
+ * ledger, exact when the index holds every ledger between the two. Its whole list of balances is
+ * known from where its history starts in the index (its creation, or a state snapshot's opening
+ * balances) as long as no ledger is missing from there to the point asked; anywhere else the
+ * answer is refused with HISTORY_INCOMPLETE, never guessed.
+ */
+
+type Change = Partial<BalanceChangeDoc>;
+
+/** Whether the index holds every ledger after `after` up to `upTo`. */
+async function holdsEveryLedger(engine: Engine, after: number, upTo: number): Promise<boolean> {
+  if (upTo <= after) return true;
+  const found = await engine.search('ledgers', buildLedgerCountQuery(after, upTo));
+  const total = found.hits.total;
+  return (typeof total === 'number' ? total : (total?.value ?? 0)) === upTo - after;
+}
+
+/** The newest change at or before `ledger` of the account that matches `what`. */
+async function lastChange(
+  engine: Engine,
+  account: string,
+  ledger: number,
+  what: Parameters<typeof buildLastChangeQuery>[2],
+): Promise<Change | undefined> {
+  const hits = await engine.searchByLedger<Change>('balance-changes', buildLastChangeQuery(account, ledger, what), {
+    lte: ledger,
+  });
+  return hits[0]?._source;
+}
+
+/** Where an account's history starts in the index, as seen from a ledger. */
+interface HistoryStart {
+  ledger_index: number;
+  /** The account was created there (nothing before), rather than a snapshot's opening balances. */
+  created: boolean;
+}
+
+/**
+ * Where the account's history starts at or before `ledger` (its creation; a snapshot's opening
+ * balances count once that snapshot was written whole) when every ledger from there to `ledger`
+ * is indexed: from there on its balances are all known. Undefined otherwise.
+ */
+async function historyStart(engine: Engine, account: string, ledger: number): Promise<HistoryStart | undefined> {
+  const start = await lastChange(engine, account, ledger, { starts: true });
+  if (start?.ledger_index === undefined) return undefined;
+  if (start.kind === 'opening') {
+    const seeded = await engine.get<{ status?: string }>('ingest-state', `state.${start.ledger_index}`);
+    if (seeded?.status !== 'complete') return undefined;
+  }
+  if (!(await holdsEveryLedger(engine, start.ledger_index, ledger))) return undefined;
+  return { ledger_index: start.ledger_index, created: start.kind !== 'opening' };
+}
+
+/** The ledger from which the account's balances are all known at `ledger` (see historyStart). */
+export async function completeFrom(engine: Engine, account: string, ledger: number): Promise<number | undefined> {
+  return (await historyStart(engine, account, ledger))?.ledger_index;
+}
+
+function incomplete(account: string, ledger: number, completeFromLedger: number | undefined, why: string): AppError {
+  return new AppError(
+    422,
+    ErrorCode.HistoryIncomplete,
+    `The balances of ${account} at ledger ${ledger} are not known exactly: ${why}.`,
+    {
+      details: {
+        account,
+        ledger_index: ledger,
+        complete_from_ledger: completeFromLedger ?? null,
+        hint: 'GET /status lists the indexed ranges and gaps; balances are exact from where an account was created or a whole state snapshot was seeded, with no ledger missing since.',
+      },
+    },
+  );
+}
+
+/** A ledger's index and close time, by index or as the last closed at or before an instant. */
+interface Point {
+  ledger_index: number;
+  close_time: number;
+}
+
+async function ledgerPoint(
+  engine: Engine,
+  request: { ledger?: number | undefined; date?: string | undefined },
+): Promise<Point> {
+  const latest = await latestLedger(engine);
+  if (request.date !== undefined) {
+    const rippleTime = Math.floor(Date.parse(request.date) / 1000) - RIPPLE_EPOCH_OFFSET;
+    const found = await engine.searchClosedBy<Point>(
+      'ledgers',
+      { ...buildLedgerAtQuery(rippleTime), _source: ['ledger_index', 'close_time'] },
+      rippleTime,
+      latest.ledger_index,
+    );
+    const doc = found[0]?._source;
+    if (doc === undefined)
+      throw new NotFoundError(`No indexed ledger closed at or before ${request.date}.`, { date: request.date });
+    return doc;
+  }
+  if (request.ledger === undefined) return latest;
+  if (request.ledger > latest.ledger_index)
+    throw new NotFoundError(`Ledger ${request.ledger} is not indexed: the newest is ${latest.ledger_index}.`, {
+      ledger: request.ledger,
+    });
+  const doc = await engine.getInRange<Point>('ledgers', request.ledger, String(request.ledger));
+  // A ledger not indexed: its balances cannot be exact (a gap at the very point).
+  return doc ?? { ledger_index: request.ledger, close_time: -1 };
+}
+
+/** The newest change of each asset of the account at or before `ledger`, optionally of one asset. */
+async function lastOfEachAsset(engine: Engine, account: string, ledger: number, asset: AssetFilter): Promise<Change[]> {
+  const out: Change[] = [];
+  for await (const page of engine.buckets(
+    'balance-changes',
+    buildBalancesFilter(account, ledger, asset),
+    buildBalancesAggs,
+    (aggregations) => aggregations.assets as { buckets: Array<Record<string, unknown>> } | undefined,
+  ))
+    for (const bucket of page.buckets) {
+      const hit = (bucket.last as { hits?: { hits?: Array<{ _source?: Change }> } } | undefined)?.hits?.hits?.[0];
+      if (hit?._source !== undefined) out.push(hit._source);
+    }
+  return out;
+}
+
+export interface BalancesRequest extends AssetFilter {
+  ledger?: number | undefined;
+  date?: string | undefined;
+}
+
+/**
+ * GET /account/{ACCOUNT}/balances: XRP and every token balance at the end of a ledger (the newest
+ * by default, or the last closed at or before `date`). Without an asset, exact only from where
+ * the account's history is complete; with one asset (currency, and issuer for a token), exact
+ * also where the index holds every ledger since that asset's last change.
+ */
+export async function accountBalances(engine: Engine, account: string, request: BalancesRequest): Promise<Json> {
+  const point = await ledgerPoint(engine, request);
+  const ledger = point.ledger_index;
+  const from = await completeFrom(engine, account, ledger);
+  const asset: AssetFilter = { currency: request.currency, issuer: request.issuer };
+  const changes = await lastOfEachAsset(engine, account, ledger, asset);
+  if (from === undefined) {
+    const oneAsset =
+      request.currency !== undefined && (request.currency.toUpperCase() === 'XRP' || request.issuer !== undefined);
+    if (!oneAsset)
+      throw incomplete(
+        account,
+        ledger,
+        undefined,
+        request.currency === undefined
+          ? 'the index does not hold its history from its creation or a whole state snapshot up to that ledger (one asset may still be asked: currency and issuer)'
+          : 'without an issuer, every issuer of the currency would have to be known (name the issuer)',
+      );
+    const last = changes[0];
+    if (last?.ledger_index === undefined)
+      throw incomplete(account, ledger, undefined, 'no change of that asset is indexed at or before that ledger');
+    if (!(await holdsEveryLedger(engine, last.ledger_index, ledger)))
+      throw incomplete(
+        account,
+        ledger,
+        undefined,
+        `ledgers are missing between its last change (ledger ${last.ledger_index}) and that ledger`,
+      );
+  }
+  if (point.close_time < 0) throw incomplete(account, ledger, from, 'that ledger is not indexed');
+  const balances: ShapedBalance[] = changes
+    .filter((c) => c.currency_hex === 'XRP' || !new BigNumber(c.balance ?? '0').isZero())
+    .map(shapeBalance)
+    .sort((a, b) =>
+      a.issuer === null
+        ? -1
+        : b.issuer === null
+          ? 1
+          : a.currency.localeCompare(b.currency) || a.issuer.localeCompare(b.issuer),
+    );
+  return {
+    account,
+    ledger_index: ledger,
+    date: rippleTimeToIso(point.close_time),
+    complete_from_ledger: from ?? null,
+    balances,
+  };
+}
+
+export interface BalanceChangesRequest extends Omit<BalanceChangeFilters, 'limit'> {
+  limit: number;
+  marker?: string | undefined;
+}
+
+/**
+ * GET /account/{ACCOUNT}/balance_changes: the account's changes, oldest first, a page at a time;
+ * the marker resumes after the last change sent (a unique sort key: nothing repeats or is lost).
+ */
+export async function accountBalanceChanges(
+  engine: Engine,
+  account: string,
+  request: BalanceChangesRequest,
+): Promise<Json> {
+  const scope = `balance_changes:${account}:${JSON.stringify([request.currency, request.issuer, request.from_ledger, request.to_ledger, request.from, request.to, request.kind])}`;
+  const after = request.marker === undefined ? undefined : decodePageMarker(request.marker, scope);
+  const latest = await latestLedger(engine);
+  const gte = after === undefined ? request.from_ledger : Number(after[0]);
+  const lte = request.to_ledger ?? latest.ledger_index;
+  const [hits, from] = await Promise.all([
+    engine.searchByLedger<Change>('balance-changes', buildBalanceChangesQuery(account, request, after), {
+      ascending: true,
+      lte,
+      ...(gte === undefined ? {} : { gte }),
+    }),
+    completeFrom(engine, account, latest.ledger_index),
+  ]);
+  const page = hits.slice(0, request.limit);
+  const last = page[page.length - 1];
+  return {
+    account,
+    complete_from_ledger: from ?? null,
+    changes: page.map((h) => shapeBalanceChange(h._source ?? {})),
+    marker: hits.length > request.limit && last?.sort !== undefined ? encodePageMarker(scope, last.sort) : null,
+  };
+}
+
+export interface BalanceHistoryRequest extends AssetFilter {
+  interval: HistoryInterval;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** At most this many points in one answer (ten years of days). */
+export const HISTORY_POINTS_MAX = 3660;
+
+/** The start of the calendar interval (UTC; weeks start on Monday, as the engine's) that holds `ms`. */
+export function intervalStart(ms: number, interval: HistoryInterval): number {
+  const d = new Date(ms);
+  if (interval === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  if (interval === 'day') return day;
+  return day - ((d.getUTCDay() + 6) % 7) * 86_400_000;
+}
+
+export function nextInterval(ms: number, interval: HistoryInterval): number {
+  const d = new Date(ms);
+  if (interval === 'month') return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  return ms + (interval === 'day' ? 1 : 7) * 86_400_000;
+}
+
+/**
+ * GET /account/{ACCOUNT}/balance_history: the balance of one asset at the end of each day, week
+ * or month from `from` to `to` (default: the year up to the newest ledger); the last point is the
+ * balance at `to`. Refused unless the balance at `from` is known exactly and no ledger is missing
+ * up to `to`.
+ */
+export async function accountBalanceHistory(
+  engine: Engine,
+  account: string,
+  request: BalanceHistoryRequest,
+): Promise<Json> {
+  const latest = await latestLedger(engine);
+  const toMs = request.to === undefined ? (latest.close_time + RIPPLE_EPOCH_OFFSET) * 1000 : Date.parse(request.to);
+  const fromMs = request.from === undefined ? toMs - 365 * 86_400_000 : Date.parse(request.from);
+  const starts: number[] = [];
+  for (let at = intervalStart(fromMs, request.interval); at <= toMs; at = nextInterval(at, request.interval)) {
+    starts.push(at);
+    if (starts.length > HISTORY_POINTS_MAX)
+      throw new BadRequestError(
+        `Invalid query parameter "from": from ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()} is more than ${HISTORY_POINTS_MAX} points of a ${request.interval}; ask a longer interval or a shorter span.`,
+        { parameter: 'from', in: 'query' },
+        ErrorCode.InvalidParameter,
+      );
+  }
+  const [fromPoint, toPoint] = await Promise.all([
+    // A start before the first indexed ledger: nothing is known before it (an account created
+    // since is still answered, from zero).
+    ledgerPoint(engine, { date: new Date(fromMs).toISOString() }).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return { ledger_index: 0, close_time: -1 };
+      throw error;
+    }),
+    ledgerPoint(engine, { date: new Date(toMs).toISOString() }),
+  ]);
+  const asset: AssetFilter = { currency: request.currency ?? 'XRP', issuer: request.issuer };
+  const [from, opening, startAtEnd] = await Promise.all([
+    completeFrom(engine, account, fromPoint.ledger_index),
+    lastChange(engine, account, fromPoint.ledger_index, { asset }),
+    historyStart(engine, account, toPoint.ledger_index),
+  ]);
+  // Known at the start: the account's history is complete there, or the asset's last change
+  // before it is indexed with every ledger since, or the account was created within the span
+  // (it held nothing before) with every ledger since its creation indexed.
+  const createdWithin =
+    from === undefined &&
+    opening === undefined &&
+    startAtEnd?.created === true &&
+    startAtEnd.ledger_index > fromPoint.ledger_index;
+  if (!createdWithin) {
+    const knownFrom = from ?? opening?.ledger_index;
+    if (knownFrom === undefined)
+      throw incomplete(
+        account,
+        fromPoint.ledger_index,
+        undefined,
+        'no change of that asset is indexed at or before the start, and its history does not start there',
+      );
+    if (!(await holdsEveryLedger(engine, Math.min(knownFrom, fromPoint.ledger_index), toPoint.ledger_index)))
+      throw incomplete(
+        account,
+        toPoint.ledger_index,
+        from,
+        `ledgers are missing between ledger ${knownFrom} and ledger ${toPoint.ledger_index}`,
+      );
+  }
+  const found = await engine.search(
+    'balance-changes',
+    buildBalanceHistoryQuery(account, asset, fromPoint.ledger_index, toPoint.ledger_index, request.interval),
+  );
+  const buckets =
+    (
+      found.aggregations?.points as
+        { buckets?: Array<{ key: number; last?: { hits?: { hits?: Array<{ _source?: Change }> } } }> } | undefined
+    )?.buckets ?? [];
+  const lastIn = new Map(buckets.map((b) => [b.key, b.last?.hits?.hits?.[0]?._source]));
+  let balance = opening?.balance ?? '0';
+  const points = starts.map((start) => {
+    const change = lastIn.get(start);
+    if (change?.balance !== undefined) balance = change.balance;
+    return { date: new Date(start).toISOString(), balance };
+  });
+  const named = opening ?? [...lastIn.values()].find((c) => c !== undefined);
+  return {
+    account,
+    currency: named?.currency ?? (asset.currency as string),
+    currency_hex: named?.currency_hex ?? (asset.currency?.toUpperCase() === 'XRP' ? 'XRP' : (asset.currency as string)),
+    issuer: request.issuer ?? null,
+    interval: request.interval,
+    from: new Date(fromMs).toISOString(),
+    to: new Date(toMs).toISOString(),
+    complete_from_ledger: from ?? startAtEnd?.ledger_index ?? null,
+    points,
+  };
+}
+
+/** What a transaction did to one balance of the account: the net of its changes of one asset. */
+export interface Effect {
+  currency: string;
+  currency_hex: string;
+  issuer: string | null;
+  /** Signed, exact: positive when the account gained (the fee included). */
+  value: string;
+}
+
+/**
+ * The effect of each of these transactions on the account's balances, from the balance-changes
+ * data set (the same documents /balance_changes answers): per transaction, the net change of
+ * each asset, fee included, in the order the assets first changed. One search of the ranges that
+ * hold the transactions' ledgers.
+ */
+export async function transactionEffects(
+  engine: Engine,
+  account: string,
+  transactions: ReadonlyArray<{ hash: string; ledger_index: number }>,
+): Promise<Map<string, Effect[]>> {
+  const out = new Map<string, Effect[]>();
+  if (transactions.length === 0) return out;
+  const ledgers = transactions.map((t) => t.ledger_index);
+  const range = { gte: Math.min(...ledgers), lte: Math.max(...ledgers) };
+  const hits = await engine.searchByLedger<Change>(
+    'balance-changes',
+    buildEffectsQuery(
+      account,
+      transactions.map((t) => t.hash),
+      range,
+    ),
+    { ...range, ascending: true },
+  );
+  for (const hit of hits) {
+    const change = hit._source;
+    if (change?.hash === undefined || change.value === undefined) continue;
+    const effects = out.get(change.hash) ?? [];
+    const issuer = change.issuer ?? null;
+    const held = effects.find((e) => e.currency_hex === change.currency_hex && e.issuer === issuer);
+    if (held === undefined)
+      effects.push({
+        currency: change.currency ?? '',
+        currency_hex: change.currency_hex ?? '',
+        issuer,
+        value: change.value,
+      });
+    else held.value = new BigNumber(held.value).plus(change.value).toFixed();
+    out.set(change.hash, effects);
+  }
+  for (const [hash, effects] of out) {
+    const moved = effects.filter((e) => !new BigNumber(e.value).isZero());
+    out.set(hash, moved);
+  }
+  return out;
+}

@@ -1,0 +1,104 @@
+import { balanceChangeDocuments, type BalanceChangeSource } from '@xle/documents';
+import type { IngestEngine } from '../engine/ingest-engine.js';
+import type { WriteOp } from '../writes.js';
+
+/** Balance changes written per request while filling them in. */
+const PAGE = 2000;
+
+/** The ingest-state record of the fill: the transaction ranges done, so a run resumes after them. */
+export const BALANCE_FILL_ID = 'fill.balance-changes';
+
+interface FillRecord {
+  kind: 'fill';
+  /** `done`: first ledgers of the transaction ranges whose balance changes are all written. */
+  detail: { done: number[] };
+  updated_at: string;
+}
+
+export interface BalanceFill {
+  /** Transaction ranges in the cluster, and those done before this run (skipped). */
+  ranges: number;
+  skipped: number;
+  transactions: number;
+  /** Balance-change documents written (a document already there is written again, the same). */
+  written: number;
+}
+
+/** Fields of a transaction the balance changes are made from. */
+const SOURCE_FIELDS = [
+  'hash',
+  'ledger_index',
+  '_date',
+  'TransactionType',
+  'Account',
+  'Destination',
+  'Fee',
+  'DestinationTag',
+  'SourceTag',
+  'meta.AffectedNodes',
+  'meta.TransactionIndex',
+  'meta.TransactionResult',
+];
+
+/**
+ * Builds the balance-changes data set from transactions indexed before it existed: each range of
+ * transactions is read through a point in time and the documents of each transaction written
+ * (deterministic ids: a change written twice is one document). A range done is recorded in
+ * ingest-state, so a run stopped half-way resumes at the first range not done and redoes only the
+ * part of it already written, which changes nothing. Safe beside running writers, which write the
+ * same documents for the ledgers they index.
+ */
+export async function fillBalanceChanges(
+  engine: IngestEngine,
+  onProgress: (fill: BalanceFill) => void = () => undefined,
+): Promise<BalanceFill> {
+  const record = await engine.get<FillRecord>('ingest-state', BALANCE_FILL_ID);
+  const done = new Set(record?.detail.done ?? []);
+  const ranges = await engine.listRanges('transactions');
+  const fill: BalanceFill = { ranges: ranges.length, skipped: 0, transactions: 0, written: 0 };
+  const flush = async (ops: WriteOp[]): Promise<void> => {
+    if (ops.length === 0) return;
+    const result = await engine.write(ops);
+    if (result.deadLetters > 0)
+      throw new Error(`${result.deadLetters} balance changes could not be written (see dead-letters)`);
+    fill.written += ops.length;
+    onProgress(fill);
+  };
+  for (const range of ranges) {
+    const start = Number(/-(\d{10})$/.exec(range.alias)?.[1]);
+    if (done.has(start)) {
+      fill.skipped += 1;
+      continue;
+    }
+    let ops: WriteOp[] = [];
+    for await (const hit of engine.scan<BalanceChangeSource>(
+      { indices: range.alias },
+      { _source: SOURCE_FIELDS, sort: [{ ledger_index: 'asc' }, { 'meta.TransactionIndex': 'asc' }] },
+    )) {
+      const tx = hit._source;
+      if (tx === undefined || typeof tx.ledger_index !== 'number') continue;
+      fill.transactions += 1;
+      for (const change of balanceChangeDocuments(tx))
+        ops.push({
+          index: engine.rangeAlias('balance-changes', tx.ledger_index),
+          id: change.id,
+          doc: change.doc,
+          ledgerIndex: tx.ledger_index,
+          range: { kind: 'balance-changes', ledgerIndex: tx.ledger_index },
+        });
+      if (ops.length >= PAGE) {
+        await flush(ops);
+        ops = [];
+      }
+    }
+    await flush(ops);
+    done.add(start);
+    await engine.put('ingest-state', BALANCE_FILL_ID, {
+      kind: 'fill',
+      detail: { done: [...done].sort((a, b) => a - b) },
+      updated_at: new Date().toISOString(),
+    } satisfies FillRecord);
+    onProgress(fill);
+  }
+  return fill;
+}
