@@ -1,4 +1,5 @@
 import BigNumber from 'bignumber.js';
+import { dropsToXrpString } from './amount.js';
 import { decodeCurrency } from './currency.js';
 import { isRecord, type Json } from './json.js';
 import { rippleTimeToIso } from './time.js';
@@ -14,7 +15,9 @@ import { currencyHex } from './tokens.js';
  *   the high account by its opposite against the low one. Balance.issuer on a trust line is a
  *   neutral account (ACCOUNT_ONE): the sides are the LowLimit and HighLimit issuers.
  * The sender's XRP change is split in two: the fee, then the rest (the sum is xrpl.js's change), so
- * an accounting export lists fees on their own line.
+ * an accounting export lists fees on their own line. Besides the changes, one marker per ledger
+ * (`kind: ledger`, no account) says the data set holds that ledger: balances are exact only over
+ * ledgers it holds, which ranges indexed before it existed do not until they are filled.
  */
 
 /** Why a balance changed, from the account's side of the transaction. */
@@ -47,10 +50,12 @@ export interface RawBalanceChange {
   currency: string;
   /** The other side of the trust line (absent for XRP). */
   issuer?: string;
-  /** Signed exact change: positive when the account gained (XRP in XRP, not drops). */
-  value: BigNumber;
+  /** Signed exact change, a decimal string: positive when the account gained (XRP in XRP, not drops). */
+  value: string;
   /** The balance after the change, from the account's side (XRP in XRP). */
-  balance: BigNumber;
+  balance: string;
+  /** For XRP, the same two in drops (exact integers, for the fee's split). */
+  drops?: { value: bigint; balance: bigint };
   /** The entry was created by this transaction (an account's or a trust line's first balance). */
   created: boolean;
 }
@@ -66,44 +71,38 @@ interface NodeSides {
 
 function sidesOf(wrapper: unknown): NodeSides | undefined {
   if (!isRecord(wrapper)) return undefined;
-  const [kind, node] = Object.entries(wrapper)[0] ?? [];
-  if (!isRecord(node)) return undefined;
-  const fields = (name: string): Fields => (isRecord(node[name]) ? (node[name] as Json) : undefined);
-  if (kind === 'CreatedNode')
-    return { type: node.LedgerEntryType, final: fields('NewFields'), previous: undefined, created: true };
-  return {
-    type: node.LedgerEntryType,
-    final: fields('FinalFields'),
-    previous: fields('PreviousFields'),
-    created: false,
-  };
+  // One key: CreatedNode, ModifiedNode or DeletedNode.
+  for (const kind in wrapper) {
+    const node = wrapper[kind];
+    if (!isRecord(node)) return undefined;
+    const fields = (name: string): Fields => (isRecord(node[name]) ? (node[name] as Json) : undefined);
+    if (kind === 'CreatedNode')
+      return { type: node.LedgerEntryType, final: fields('NewFields'), previous: undefined, created: true };
+    return {
+      type: node.LedgerEntryType,
+      final: fields('FinalFields'),
+      previous: fields('PreviousFields'),
+      created: false,
+    };
+  }
+  return undefined;
 }
 
-const valueOf = (balance: unknown): string | undefined =>
-  typeof balance === 'string'
-    ? balance
-    : isRecord(balance) && typeof balance.value === 'string'
-      ? balance.value
-      : undefined;
+const INTEGER = /^-?\d+$/;
 
-function amountOf(balance: unknown): BigNumber | undefined {
-  const text = valueOf(balance);
+/** Drops of an AccountRoot's Balance, or undefined when it is not an integer string. */
+const dropsOf = (balance: unknown): bigint | undefined =>
+  typeof balance === 'string' && INTEGER.test(balance) ? BigInt(balance) : undefined;
+
+/** A trust line's Balance value as an exact decimal, or undefined. */
+function lineValueOf(balance: unknown): BigNumber | undefined {
+  const text = isRecord(balance) && typeof balance.value === 'string' ? balance.value : undefined;
   if (text === undefined) return undefined;
   const value = new BigNumber(text);
   return value.isFinite() ? value : undefined;
 }
 
-/**
- * The balance before and after (pure). A created entry started at zero (its NewFields leave out a
- * zero Balance); an entry whose PreviousFields do not list Balance kept it (no change).
- */
-function balanceOf(sides: NodeSides): { before: BigNumber; after: BigNumber } | undefined {
-  const after = amountOf(sides.final?.Balance) ?? (sides.created ? new BigNumber(0) : undefined);
-  if (after === undefined) return undefined;
-  const before = sides.created ? new BigNumber(0) : amountOf(sides.previous?.Balance);
-  if (before === undefined) return undefined;
-  return { before, after };
-}
+const dropsText = (drops: bigint): string => dropsToXrpString(drops.toString());
 
 const issuerOf = (limit: unknown): string | undefined =>
   isRecord(limit) && typeof limit.issuer === 'string' ? limit.issuer : undefined;
@@ -111,7 +110,9 @@ const issuerOf = (limit: unknown): string | undefined =>
 /**
  * Every balance a transaction's metadata changed (pure), in metadata order, low side before high
  * side for a trust line. Unchanged balances are left out, except an account created with nothing
- * (an AMM account of a pool without XRP): its history starts there all the same.
+ * (an AMM account of a pool without XRP): its history starts there all the same. A created entry
+ * started at zero (its NewFields leave out a zero Balance); an entry whose PreviousFields do not
+ * list Balance kept it. XRP is computed in integer drops, tokens in exact decimals.
  */
 export function rawBalanceChanges(meta: unknown): RawBalanceChange[] {
   const out: RawBalanceChange[] = [];
@@ -119,38 +120,53 @@ export function rawBalanceChanges(meta: unknown): RawBalanceChange[] {
   for (const wrapper of Array.isArray(nodes) ? nodes : []) {
     const sides = sidesOf(wrapper);
     if (sides === undefined) continue;
-    const balance = balanceOf(sides);
-    if (balance === undefined) continue;
-    const delta = balance.after.minus(balance.before);
     if (sides.type === 'AccountRoot') {
       const account = sides.final?.Account;
-      if (typeof account !== 'string' || (delta.isZero() && !sides.created)) continue;
+      if (typeof account !== 'string') continue;
+      const after = dropsOf(sides.final?.Balance) ?? (sides.created ? 0n : undefined);
+      const before = sides.created ? 0n : dropsOf(sides.previous?.Balance);
+      if (after === undefined || before === undefined) continue;
+      const delta = after - before;
+      if (delta === 0n && !sides.created) continue;
       out.push({
         account,
         currency: 'XRP',
-        value: delta.shiftedBy(-6),
-        balance: balance.after.shiftedBy(-6),
+        value: dropsText(delta),
+        balance: dropsText(after),
+        drops: { value: delta, balance: after },
         created: sides.created,
       });
-    }
-    if (sides.type === 'RippleState' && !delta.isZero()) {
+    } else if (sides.type === 'RippleState') {
       const raw = sides.final?.Balance;
+      const after = lineValueOf(raw) ?? (sides.created ? new BigNumber(0) : undefined);
+      const before = sides.created ? new BigNumber(0) : lineValueOf(sides.previous?.Balance);
+      if (after === undefined || before === undefined) continue;
+      const delta = after.minus(before);
+      if (delta.isZero()) continue;
       const currency = isRecord(raw) && typeof raw.currency === 'string' ? raw.currency : undefined;
       const low = issuerOf(sides.final?.LowLimit);
       const high = issuerOf(sides.final?.HighLimit);
       if (currency === undefined || low === undefined || high === undefined) continue;
-      out.push({ account: low, currency, issuer: high, value: delta, balance: balance.after, created: sides.created });
+      const value = delta.toFixed();
+      const balance = after.toFixed();
+      out.push({ account: low, currency, issuer: high, value, balance, created: sides.created });
       out.push({
         account: high,
         currency,
         issuer: low,
-        value: delta.negated(),
-        balance: balance.after.negated(),
+        value: negate(value),
+        balance: negate(balance),
         created: sides.created,
       });
     }
   }
   return out;
+}
+
+/** The opposite of an exact decimal string (pure). */
+function negate(text: string): string {
+  if (text === '0') return text;
+  return text.startsWith('-') ? text.slice(1) : `-${text}`;
 }
 
 /** One document of the balance-changes data set. */
@@ -262,64 +278,108 @@ export function balanceChangeKind(
 const tagOf = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 
+/** The readable and 40-hex forms of each currency code seen, kept (codes repeat ledger after ledger). */
+const ASSET_FORMS = new Map<string, { currency: string; currency_hex: string }>();
+const ASSET_FORMS_MAX = 100_000;
+
 function assetFields(currency: string): { currency: string; currency_hex: string } {
   if (currency === 'XRP') return { currency: 'XRP', currency_hex: 'XRP' };
-  return { currency: decodeCurrency(currency), currency_hex: currencyHex(currency) ?? currency.toUpperCase() };
+  let forms = ASSET_FORMS.get(currency);
+  if (forms === undefined) {
+    if (ASSET_FORMS.size >= ASSET_FORMS_MAX) ASSET_FORMS.clear();
+    forms = { currency: decodeCurrency(currency), currency_hex: currencyHex(currency) ?? currency.toUpperCase() };
+    ASSET_FORMS.set(currency, forms);
+  }
+  return forms;
 }
+
+const FEE_DROPS = /^\d+$/;
 
 /**
  * The balance-changes documents of one transaction (pure), with deterministic ids
- * (`<hash>.<position>`) so that re-ingesting writes the same documents.
+ * (`<hash>.<position>`) so that re-ingesting writes the same documents. Built field by field (it
+ * runs for every transaction of the history: no spreads, no decimal library for XRP).
  */
 export function balanceChangeDocuments(source: BalanceChangeSource): Array<{ id: string; doc: BalanceChangeDoc }> {
   const meta = isRecord(source.meta) ? source.meta : {};
+  const changes = rawBalanceChanges(meta);
+  const out: Array<{ id: string; doc: BalanceChangeDoc }> = [];
+  if (changes.length === 0) return out;
   const known = parties(meta);
   const transactionIndex = typeof meta.TransactionIndex === 'number' ? meta.TransactionIndex : 0;
   const sender = typeof source.Account === 'string' ? source.Account : undefined;
   const destination = typeof source.Destination === 'string' ? source.Destination : undefined;
-  const fee =
-    typeof source.Fee === 'string' && /^\d+$/.test(source.Fee) ? new BigNumber(source.Fee).shiftedBy(-6) : undefined;
-  const common = {
-    ledger_index: source.ledger_index,
-    transaction_index: transactionIndex,
-    hash: source.hash,
-    date: source._date,
-    ...(typeof source.TransactionType === 'string' ? { transaction_type: source.TransactionType } : {}),
-    ...(typeof meta.TransactionResult === 'string' ? { result: meta.TransactionResult } : {}),
-    ...(tagOf(source.DestinationTag) === undefined ? {} : { destination_tag: tagOf(source.DestinationTag) }),
-    ...(tagOf(source.SourceTag) === undefined ? {} : { source_tag: tagOf(source.SourceTag) }),
-  };
-  const out: Array<{ id: string; doc: BalanceChangeDoc }> = [];
-  const push = (change: RawBalanceChange, value: BigNumber, balance: BigNumber, kind: BalanceChangeKind): void => {
-    const counterparty = change.account === sender ? destination : sender;
+  const fee = typeof source.Fee === 'string' && FEE_DROPS.test(source.Fee) ? BigInt(source.Fee) : 0n;
+  const type = typeof source.TransactionType === 'string' ? source.TransactionType : undefined;
+  const result = typeof meta.TransactionResult === 'string' ? meta.TransactionResult : undefined;
+  const destinationTag = tagOf(source.DestinationTag);
+  const sourceTag = tagOf(source.SourceTag);
+  const push = (change: RawBalanceChange, value: string, balance: string, kind: BalanceChangeKind): void => {
+    const forms = assetFields(change.currency);
     const doc: BalanceChangeDoc = {
       account: change.account,
-      ...assetFields(change.currency),
-      ...(change.issuer === undefined ? {} : { issuer: change.issuer }),
-      value: value.toFixed(),
-      _value: value.toNumber(),
-      balance: balance.toFixed(),
-      _balance: balance.toNumber(),
-      ...common,
+      currency: forms.currency,
+      currency_hex: forms.currency_hex,
+      value,
+      _value: Number(value),
+      balance,
+      _balance: Number(balance),
+      ledger_index: source.ledger_index,
+      transaction_index: transactionIndex,
       position: out.length,
+      hash: source.hash,
+      date: source._date,
       kind,
-      ...(counterparty === undefined || counterparty === change.account ? {} : { counterparty }),
     };
+    if (change.issuer !== undefined) doc.issuer = change.issuer;
+    if (type !== undefined) doc.transaction_type = type;
+    if (result !== undefined) doc.result = result;
+    const counterparty = change.account === sender ? destination : sender;
+    if (counterparty !== undefined && counterparty !== change.account) doc.counterparty = counterparty;
+    if (destinationTag !== undefined) doc.destination_tag = destinationTag;
+    if (sourceTag !== undefined) doc.source_tag = sourceTag;
     if (change.created && change.currency === 'XRP') doc.history_start = true;
     out.push({ id: `${source.hash}.${out.length}`, doc });
   };
-  for (const change of rawBalanceChanges(meta)) {
+  for (const change of changes) {
     const kind = balanceChangeKind(change.account, source, known);
-    if (change.currency === 'XRP' && change.account === sender && fee !== undefined && !fee.isZero()) {
-      // The fee first, then what the transaction itself moved (nothing for most failed ones).
-      const rest = change.value.plus(fee);
-      push(change, fee.negated(), change.balance.minus(rest), 'fee');
-      if (!rest.isZero()) push(change, rest, change.balance, kind);
+    if (change.drops !== undefined && change.account === sender && fee > 0n) {
+      // The fee, then what the transaction itself moved (nothing for most failed ones).
+      const rest = change.drops.value + fee;
+      push(change, dropsText(-fee), dropsText(change.drops.balance - rest), 'fee');
+      if (rest !== 0n) push(change, dropsText(rest), change.balance, kind);
       continue;
     }
     push(change, change.value, change.balance, kind);
   }
   return out;
+}
+
+/** An opening's position: 48 bits of its ledger entry's id and its side (pure; below 2^53). */
+export function openingPosition(entryId: string, side: string): number {
+  return Number.parseInt(entryId.slice(0, 12), 16) * 2 + (side === 'H' ? 1 : 0);
+}
+
+/** The marker that says the balance-changes data set holds a ledger (one per ledger, no account). */
+export interface LedgerMarkerDoc extends Json {
+  kind: 'ledger';
+  ledger_index: number;
+  date?: string;
+}
+
+/** A ledger's marker (pure), `_id` `ledger.<index>`: written with the ledger's changes, in the same index. */
+export function ledgerMarkerDocument(
+  ledgerIndex: number,
+  closeTime: number | undefined,
+): { id: string; doc: LedgerMarkerDoc } {
+  return {
+    id: `ledger.${ledgerIndex}`,
+    doc: {
+      kind: 'ledger',
+      ledger_index: ledgerIndex,
+      ...(closeTime === undefined ? {} : { date: rippleTimeToIso(closeTime) }),
+    },
+  };
 }
 
 /** A ledger entry of a state snapshot, seen as opening balances (pure): an AccountRoot's XRP, or both sides of a trust line. */
@@ -335,7 +395,7 @@ export function openingBalanceDocuments(
     account: string,
     currency: string,
     issuer: string | undefined,
-    balance: BigNumber,
+    balance: string,
     side: string,
   ): { id: string; doc: BalanceChangeDoc } => ({
     id: `${ledgerIndex}.${id}.${side}`,
@@ -343,31 +403,34 @@ export function openingBalanceDocuments(
       account,
       ...assetFields(currency),
       ...(issuer === undefined ? {} : { issuer }),
-      value: balance.toFixed(),
-      _value: balance.toNumber(),
-      balance: balance.toFixed(),
-      _balance: balance.toNumber(),
+      value: balance,
+      _value: Number(balance),
+      balance,
+      _balance: Number(balance),
       ledger_index: ledgerIndex,
       // After every transaction of the ledger: the snapshot is the state at its end.
       transaction_index: 0xffff,
-      position: side === 'H' ? 1 : 0,
+      // Unique among the snapshot's openings (they share ledger and transaction index), so that
+      // the sort on (ledger, transaction index, position) pages through them exactly once.
+      position: openingPosition(id, side),
       ...(date === undefined ? {} : { date }),
       kind: 'opening',
       ...(currency === 'XRP' ? { history_start: true } : {}),
     },
   });
   if (entry.LedgerEntryType === 'AccountRoot' && typeof entry.Account === 'string') {
-    const drops = amountOf(entry.Balance);
-    return drops === undefined ? [] : [opening(entry.Account, 'XRP', undefined, drops.shiftedBy(-6), 'A')];
+    const drops = dropsOf(entry.Balance);
+    return drops === undefined ? [] : [opening(entry.Account, 'XRP', undefined, dropsText(drops), 'A')];
   }
   if (entry.LedgerEntryType === 'RippleState') {
     const raw = entry.Balance;
     const currency = isRecord(raw) && typeof raw.currency === 'string' ? raw.currency : undefined;
-    const balance = amountOf(raw);
+    const value = lineValueOf(raw);
     const low = issuerOf(entry.LowLimit);
     const high = issuerOf(entry.HighLimit);
-    if (currency === undefined || balance === undefined || low === undefined || high === undefined) return [];
-    return [opening(low, currency, high, balance, 'L'), opening(high, currency, low, balance.negated(), 'H')];
+    if (currency === undefined || value === undefined || low === undefined || high === undefined) return [];
+    const balance = value.toFixed();
+    return [opening(low, currency, high, balance, 'L'), opening(high, currency, low, negate(balance), 'H')];
   }
   return [];
 }

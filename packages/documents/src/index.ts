@@ -20,7 +20,10 @@ export {
   type RawBalanceChange,
   balanceChangeDocuments,
   balanceChangeKind,
+  type LedgerMarkerDoc,
+  ledgerMarkerDocument,
   openingBalanceDocuments,
+  openingPosition,
   rawBalanceChanges,
 } from './balance-changes.js';
 export { type CtidParts, decodeCtid, encodeCtid, isCtid } from './ctid.js';

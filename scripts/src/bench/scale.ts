@@ -230,7 +230,7 @@ async function sampleRatio(transactions: number, placement: Placement): Promise<
     const rawLedgers = take(transactions);
     const oursLedgers = take(transactions);
     await engine.ensureRangesBetween(
-      ['ledgers', 'transactions'],
+      ['ledgers', 'transactions', 'balance-changes'],
       (rawLedgers[0] as LedgerInput).ledger_index,
       (oursLedgers.at(-1) as LedgerInput).ledger_index,
     );
@@ -307,20 +307,32 @@ async function disk(): Promise<{
   withReplicas: number;
   count: number;
   state: StateSize;
+  /** The balance-changes data set: documents and bytes (primaries, merged). */
+  changes: { docs: number; bytes: number };
 }> {
   const transactions = indexName(naming, 'transactions');
   await client.indices.refresh({ index: `${naming.prefix}-*` });
-  const merged = [transactions, ...STATE_KINDS.map((kind) => indexName(naming, kind))];
+  const merged = [
+    transactions,
+    indexName(naming, 'balance-changes'),
+    ...STATE_KINDS.map((kind) => indexName(naming, kind)),
+  ];
   await client.indices.forcemerge({ index: merged, max_num_segments: 1 }, { requestTimeout: 3_600_000 });
   const stats = await client.indices.stats({ index: `${naming.prefix}-*`, metric: ['store', 'docs'] });
   let all = 0;
   let withReplicas = 0;
   let tx = 0;
   const ranges = new Set(await rangeIndices(client, naming, 'transactions' as RangedKind));
+  const changeRanges = new Set(await rangeIndices(client, naming, 'balance-changes' as RangedKind));
+  const changes = { docs: 0, bytes: 0 };
   for (const [name, s] of Object.entries(stats.indices ?? {})) {
     all += s.primaries?.store?.size_in_bytes ?? 0;
     withReplicas += s.total?.store?.size_in_bytes ?? 0;
     if (ranges.has(name)) tx += s.primaries?.store?.size_in_bytes ?? 0;
+    if (changeRanges.has(name)) {
+      changes.docs += s.primaries?.docs?.count ?? 0;
+      changes.bytes += s.primaries?.store?.size_in_bytes ?? 0;
+    }
   }
   const state = Object.fromEntries(
     STATE_KINDS.map((kind) => {
@@ -329,7 +341,7 @@ async function disk(): Promise<{
     }),
   ) as StateSize;
   const count = (await client.count({ index: transactions })).count;
-  return { transactions: tx, all, withReplicas, count, state };
+  return { transactions: tx, all, withReplicas, count, state, changes };
 }
 
 /**
@@ -568,6 +580,9 @@ try {
     rows.push(row);
     console.log(
       `  disk: ${Math.round(onDisk.transactions / onDisk.count)} B/tx (transactions), ${Math.round(onDisk.all / onDisk.count)} B/tx (all indices), ${mb(onDisk.withReplicas)} with replicas`,
+    );
+    console.log(
+      `  balance changes: ${onDisk.changes.docs} docs (${(onDisk.changes.docs / Math.max(1, onDisk.count)).toFixed(2)} per transaction), ${Math.round(onDisk.changes.bytes / Math.max(1, onDisk.changes.docs))} B/doc`,
     );
     console.log(
       `  state: ${STATE_KINDS.map((kind) => `${kind} ${onDisk.state[kind].docs} docs ${Math.round(onDisk.state[kind].bytes / Math.max(1, onDisk.state[kind].docs))} B/doc`).join(', ')}`,

@@ -87,8 +87,26 @@ export function buildBalanceChangesQuery(
   return request;
 }
 
+/**
+ * The account's first change after `after` up to `upTo`, any asset (pure).
+ * Emits: bool.filter [term account, range ledger_index (after, upTo]], sort asc, size 1.
+ */
+export function buildFirstChangeQuery(
+  account: string,
+  after: number,
+  upTo: number,
+): estypes.SearchRequest & { size: number } {
+  return {
+    query: { bool: { filter: [{ term: { account } }, { range: { ledger_index: { gt: after, lte: upTo } } }] } },
+    sort: changeOrder('asc'),
+    size: 1,
+    track_total_hits: false,
+    _source: ['ledger_index', 'history_start', 'kind'],
+  };
+}
+
 /** Fields a balance answer reads from a change. */
-export const BALANCE_SOURCE = ['currency', 'currency_hex', 'issuer', 'balance', 'ledger_index', 'hash', 'kind'];
+export const BALANCE_SOURCE = ['currency', 'currency_hex', 'issuer', 'balance', 'ledger_index', 'hash', 'kind', 'date'];
 
 /**
  * The newest change at or before `ledger` of an account (pure), of one asset or, with `starts`,
@@ -138,24 +156,38 @@ export function buildBalancesAggs(page: {
   };
 }
 
-/** What the composite of buildBalancesAggs walks: the account's changes at or before `ledger`, of one asset or all. */
-export function buildBalancesFilter(account: string, ledger: number, asset: AssetFilter): estypes.SearchRequest {
+/**
+ * What the composite of buildBalancesAggs walks (pure): the account's changes at or before
+ * `ledger` (from `since` on, where its history starts), of one asset or all.
+ */
+export function buildBalancesFilter(
+  account: string,
+  ledger: number,
+  asset: AssetFilter,
+  since?: number,
+): estypes.SearchRequest {
   return {
     query: {
-      bool: { filter: [{ term: { account } }, ...assetFilter(asset), { range: { ledger_index: { lte: ledger } } }] },
+      bool: {
+        filter: [
+          { term: { account } },
+          ...assetFilter(asset),
+          { range: { ledger_index: { lte: ledger, ...(since === undefined ? {} : { gte: since }) } } },
+        ],
+      },
     },
   };
 }
 
 /**
- * The indexed ledgers after `after` up to `upTo` (pure): counted, to tell whether the index
- * holds every one of them.
+ * The balance-changes data set's ledger markers after `after` up to `upTo` (pure): counted, to
+ * tell whether it holds every one of those ledgers.
  */
 export function buildLedgerCountQuery(after: number, upTo: number): estypes.SearchRequest {
   return {
     size: 0,
     track_total_hits: true,
-    query: { bool: { filter: [{ range: { ledger_index: { gt: after, lte: upTo } } }] } },
+    query: { bool: { filter: [{ term: { kind: 'ledger' } }, { range: { ledger_index: { gt: after, lte: upTo } } }] } },
   };
 }
 

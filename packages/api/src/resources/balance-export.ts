@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { estypes } from '@elastic/elasticsearch';
 import type { BalanceChangeDoc } from '@xle/documents';
@@ -18,7 +18,8 @@ export interface AccountingExportRequest {
 
 /**
  * The search of an account's changes in an accounting export (pure).
- * Emits: bool.filter [term account, range date], sort (ledger_index, transaction_index, position) asc.
+ * Emits: bool.filter [term account, range date], must_not [term kind opening], sort (ledger_index,
+ * transaction_index, position) asc.
  */
 export function buildAccountingQuery(request: AccountingExportRequest): estypes.SearchRequest {
   const filter: estypes.QueryDslQueryContainer[] = [{ term: { account: request.account } }];
@@ -31,7 +32,8 @@ export function buildAccountingQuery(request: AccountingExportRequest): estypes.
         },
       },
     });
-  return { query: { bool: { filter } }, sort: changeOrder('asc') };
+  // Opening balances of a snapshot are not movements a tax tool should book.
+  return { query: { bool: { filter, must_not: [{ term: { kind: 'opening' } }] } }, sort: changeOrder('asc') };
 }
 
 /**
@@ -85,6 +87,7 @@ export async function accountingExport(
       { objectMode: false },
     );
   const csv = stringify({ header: true, columns: [...ACCOUNTING_COLUMNS] });
-  source.on('error', (error) => csv.destroy(error));
-  return source.pipe(csv);
+  // pipeline, not pipe: a client gone destroys the CSV stream, and with it the rows' walk.
+  pipeline(source, csv, () => undefined);
+  return csv;
 }

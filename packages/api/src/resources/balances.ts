@@ -1,6 +1,13 @@
 import BigNumber from 'bignumber.js';
 import { AppError, BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
-import { RIPPLE_EPOCH_OFFSET, rippleTimeToIso, type BalanceChangeDoc, type Json } from '@xle/documents';
+import {
+  currencyHex,
+  decodeCurrency,
+  RIPPLE_EPOCH_OFFSET,
+  rippleTimeToIso,
+  type BalanceChangeDoc,
+  type Json,
+} from '@xle/documents';
 import type { Engine } from '../engine.js';
 import {
   buildBalanceChangesQuery,
@@ -8,6 +15,7 @@ import {
   buildBalancesAggs,
   buildBalancesFilter,
   buildEffectsQuery,
+  buildFirstChangeQuery,
   buildLastChangeQuery,
   buildLedgerCountQuery,
   type AssetFilter,
@@ -30,12 +38,31 @@ import { latestLedger } from './ledgers.js';
 
 type Change = Partial<BalanceChangeDoc>;
 
-/** Whether the index holds every ledger after `after` up to `upTo`. */
+/**
+ * Whether the balance-changes data set holds every ledger after `after` up to `upTo`: its ledger
+ * markers are counted (one per ledger, written with the ledger's changes), so a range indexed
+ * before the data set existed, and not filled since, is a gap like a ledger never indexed.
+ */
 async function holdsEveryLedger(engine: Engine, after: number, upTo: number): Promise<boolean> {
   if (upTo <= after) return true;
-  const found = await engine.search('ledgers', buildLedgerCountQuery(after, upTo));
+  const found = await engine.search('balance-changes', buildLedgerCountQuery(after, upTo));
   const total = found.hits.total;
   return (typeof total === 'number' ? total : (total?.value ?? 0)) === upTo - after;
+}
+
+/** The account's first change after `after` up to `upTo` (any asset), or undefined. */
+async function firstChangeAfter(
+  engine: Engine,
+  account: string,
+  after: number,
+  upTo: number,
+): Promise<Change | undefined> {
+  const hits = await engine.searchByLedger<Change>('balance-changes', buildFirstChangeQuery(account, after, upTo), {
+    gte: after + 1,
+    lte: upTo,
+    ascending: true,
+  });
+  return hits[0]?._source;
 }
 
 /** The newest change at or before `ledger` of the account that matches `what`. */
@@ -52,10 +79,12 @@ async function lastChange(
 }
 
 /** Where an account's history starts in the index, as seen from a ledger. */
-interface HistoryStart {
+export interface HistoryStart {
   ledger_index: number;
   /** The account was created there (nothing before), rather than a snapshot's opening balances. */
   created: boolean;
+  /** Close time of that ledger (absent for a snapshot's ledger not indexed). */
+  date?: string;
 }
 
 /**
@@ -63,15 +92,24 @@ interface HistoryStart {
  * balances count once that snapshot was written whole) when every ledger from there to `ledger`
  * is indexed: from there on its balances are all known. Undefined otherwise.
  */
-async function historyStart(engine: Engine, account: string, ledger: number): Promise<HistoryStart | undefined> {
+export async function historyStart(engine: Engine, account: string, ledger: number): Promise<HistoryStart | undefined> {
   const start = await lastChange(engine, account, ledger, { starts: true });
   if (start?.ledger_index === undefined) return undefined;
   if (start.kind === 'opening') {
-    const seeded = await engine.get<{ status?: string }>('ingest-state', `state.${start.ledger_index}`);
-    if (seeded?.status !== 'complete') return undefined;
+    // A snapshot of part of the state (or with writes refused) leaves trust lines out.
+    const seeded = await engine.get<{ status?: string; dead_letters?: number; detail?: { whole?: boolean } }>(
+      'ingest-state',
+      `state.${start.ledger_index}`,
+    );
+    if (seeded?.status !== 'complete' || seeded.detail?.whole !== true || (seeded.dead_letters ?? 0) > 0)
+      return undefined;
   }
   if (!(await holdsEveryLedger(engine, start.ledger_index, ledger))) return undefined;
-  return { ledger_index: start.ledger_index, created: start.kind !== 'opening' };
+  return {
+    ledger_index: start.ledger_index,
+    created: start.kind !== 'opening',
+    ...(start.date === undefined ? {} : { date: start.date }),
+  };
 }
 
 /** The ledger from which the account's balances are all known at `ledger` (see historyStart). */
@@ -117,6 +155,18 @@ async function ledgerPoint(
     const doc = found[0]?._source;
     if (doc === undefined)
       throw new NotFoundError(`No indexed ledger closed at or before ${request.date}.`, { date: request.date });
+    // The last *indexed* ledger closed by then is the last closed by then only if the next one is
+    // indexed (closed after it) or none is newer.
+    if (doc.ledger_index < latest.ledger_index) {
+      const next = await engine.getInRange<Point>('ledgers', doc.ledger_index + 1, String(doc.ledger_index + 1));
+      if (next === undefined)
+        throw new AppError(
+          422,
+          ErrorCode.HistoryIncomplete,
+          `The ledger closed at ${request.date} is not known: ledgers after ${doc.ledger_index}, the last indexed before then, are missing.`,
+          { details: { date: request.date, ledger_index: doc.ledger_index, complete_from_ledger: null } },
+        );
+    }
     return doc;
   }
   if (request.ledger === undefined) return latest;
@@ -130,11 +180,17 @@ async function ledgerPoint(
 }
 
 /** The newest change of each asset of the account at or before `ledger`, optionally of one asset. */
-async function lastOfEachAsset(engine: Engine, account: string, ledger: number, asset: AssetFilter): Promise<Change[]> {
+async function lastOfEachAsset(
+  engine: Engine,
+  account: string,
+  ledger: number,
+  asset: AssetFilter,
+  since?: number,
+): Promise<Change[]> {
   const out: Change[] = [];
   for await (const page of engine.buckets(
     'balance-changes',
-    buildBalancesFilter(account, ledger, asset),
+    buildBalancesFilter(account, ledger, asset, since),
     buildBalancesAggs,
     (aggregations) => aggregations.assets as { buckets: Array<Record<string, unknown>> } | undefined,
   ))
@@ -161,7 +217,9 @@ export async function accountBalances(engine: Engine, account: string, request: 
   const ledger = point.ledger_index;
   const from = await completeFrom(engine, account, ledger);
   const asset: AssetFilter = { currency: request.currency, issuer: request.issuer };
-  const changes = await lastOfEachAsset(engine, account, ledger, asset);
+  // From where its history starts: a line emptied and deleted in a gap before a snapshot is not
+  // in the snapshot, and its older change must not stand for it.
+  const changes = await lastOfEachAsset(engine, account, ledger, asset, from);
   if (from === undefined) {
     const oneAsset =
       request.currency !== undefined && (request.currency.toUpperCase() === 'XRP' || request.issuer !== undefined);
@@ -173,6 +231,12 @@ export async function accountBalances(engine: Engine, account: string, request: 
         request.currency === undefined
           ? 'the index does not hold its history from its creation or a whole state snapshot up to that ledger (one asset may still be asked: currency and issuer)'
           : 'without an issuer, every issuer of the currency would have to be known (name the issuer)',
+      );
+    if (changes.length > 1)
+      throw new BadRequestError(
+        `Invalid query parameter "currency": ${request.currency} names ${changes.length} currencies of that issuer; give its 40-hex code.`,
+        { parameter: 'currency', in: 'query' },
+        ErrorCode.InvalidParameter,
       );
     const last = changes[0];
     if (last?.ledger_index === undefined)
@@ -221,6 +285,12 @@ export async function accountBalanceChanges(
 ): Promise<Json> {
   const scope = `balance_changes:${account}:${JSON.stringify([request.currency, request.issuer, request.from_ledger, request.to_ledger, request.from, request.to, request.kind])}`;
   const after = request.marker === undefined ? undefined : decodePageMarker(request.marker, scope);
+  if (after !== undefined && (after.length !== 3 || !after.every((v) => typeof v === 'number')))
+    throw new BadRequestError(
+      'Invalid query parameter "marker": not one this API issued.',
+      { parameter: 'marker', in: 'query' },
+      ErrorCode.InvalidParameter,
+    );
   const latest = await latestLedger(engine);
   const gte = after === undefined ? request.from_ledger : Number(after[0]);
   const lte = request.to_ledger ?? latest.ledger_index;
@@ -278,8 +348,21 @@ export async function accountBalanceHistory(
   request: BalanceHistoryRequest,
 ): Promise<Json> {
   const latest = await latestLedger(engine);
-  const toMs = request.to === undefined ? (latest.close_time + RIPPLE_EPOCH_OFFSET) * 1000 : Date.parse(request.to);
-  const fromMs = request.from === undefined ? toMs - 365 * 86_400_000 : Date.parse(request.from);
+  // Nothing after the newest indexed ledger is known: `to` stops there.
+  const latestMs = (latest.close_time + RIPPLE_EPOCH_OFFSET) * 1000;
+  const toMs = Math.min(request.to === undefined ? latestMs : Date.parse(request.to), latestMs);
+  // By default a year, or from where the account's history starts when that is later.
+  const start = request.from === undefined ? await historyStart(engine, account, latest.ledger_index) : undefined;
+  const fromMs =
+    request.from === undefined
+      ? Math.max(toMs - 365 * 86_400_000, start?.date === undefined ? 0 : Date.parse(start.date))
+      : Date.parse(request.from);
+  if (fromMs > toMs)
+    throw new BadRequestError(
+      `Invalid query parameter "from": after the newest indexed ledger's close (${new Date(latestMs).toISOString()}).`,
+      { parameter: 'from', in: 'query' },
+      ErrorCode.InvalidParameter,
+    );
   const starts: number[] = [];
   for (let at = intervalStart(fromMs, request.interval); at <= toMs; at = nextInterval(at, request.interval)) {
     starts.push(at);
@@ -291,10 +374,10 @@ export async function accountBalanceHistory(
       );
   }
   const [fromPoint, toPoint] = await Promise.all([
-    // A start before the first indexed ledger: nothing is known before it (an account created
-    // since is still answered, from zero).
     ledgerPoint(engine, { date: new Date(fromMs).toISOString() }).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return { ledger_index: 0, close_time: -1 };
+      // Before the first indexed ledger: nothing is known there.
+      if (error instanceof NotFoundError)
+        throw incomplete(account, 0, undefined, `no indexed ledger closed by ${new Date(fromMs).toISOString()}`);
       throw error;
     }),
     ledgerPoint(engine, { date: new Date(toMs).toISOString() }),
@@ -305,14 +388,18 @@ export async function accountBalanceHistory(
     lastChange(engine, account, fromPoint.ledger_index, { asset }),
     historyStart(engine, account, toPoint.ledger_index),
   ]);
-  // Known at the start: the account's history is complete there, or the asset's last change
-  // before it is indexed with every ledger since, or the account was created within the span
-  // (it held nothing before) with every ledger since its creation indexed.
-  const createdWithin =
-    from === undefined &&
-    opening === undefined &&
-    startAtEnd?.created === true &&
-    startAtEnd.ledger_index > fromPoint.ledger_index;
+  // Known at the start: the account's history is complete there; or the asset's last change
+  // before it is indexed with every ledger since; or the account was created within the span with
+  // every ledger from the start indexed and no change of it before its creation (so it did not
+  // exist at the start: it held nothing).
+  let createdWithin = false;
+  if (from === undefined && startAtEnd?.created === true && startAtEnd.ledger_index > fromPoint.ledger_index) {
+    const [first, held] = await Promise.all([
+      firstChangeAfter(engine, account, fromPoint.ledger_index, toPoint.ledger_index),
+      holdsEveryLedger(engine, fromPoint.ledger_index, toPoint.ledger_index),
+    ]);
+    createdWithin = held && first?.history_start === true && first.ledger_index === startAtEnd.ledger_index;
+  }
   if (!createdWithin) {
     const knownFrom = from ?? opening?.ledger_index;
     if (knownFrom === undefined)
@@ -330,6 +417,9 @@ export async function accountBalanceHistory(
         `ledgers are missing between ledger ${knownFrom} and ledger ${toPoint.ledger_index}`,
       );
   }
+  // A change from before where the history starts (a line deleted in a gap before a snapshot, an
+  // earlier life of a re-created account) says nothing about the start.
+  const before = createdWithin || (from !== undefined && (opening?.ledger_index ?? -1) < from) ? undefined : opening;
   const found = await engine.search(
     'balance-changes',
     buildBalanceHistoryQuery(account, asset, fromPoint.ledger_index, toPoint.ledger_index, request.interval),
@@ -340,17 +430,19 @@ export async function accountBalanceHistory(
         { buckets?: Array<{ key: number; last?: { hits?: { hits?: Array<{ _source?: Change }> } } }> } | undefined
     )?.buckets ?? [];
   const lastIn = new Map(buckets.map((b) => [b.key, b.last?.hits?.hits?.[0]?._source]));
-  let balance = opening?.balance ?? '0';
+  let balance = before?.balance ?? '0';
   const points = starts.map((start) => {
     const change = lastIn.get(start);
     if (change?.balance !== undefined) balance = change.balance;
     return { date: new Date(start).toISOString(), balance };
   });
-  const named = opening ?? [...lastIn.values()].find((c) => c !== undefined);
+  const named = before ?? [...lastIn.values()].find((c) => c !== undefined);
+  const code = asset.currency as string;
   return {
     account,
-    currency: named?.currency ?? (asset.currency as string),
-    currency_hex: named?.currency_hex ?? (asset.currency?.toUpperCase() === 'XRP' ? 'XRP' : (asset.currency as string)),
+    currency: named?.currency ?? (code.toUpperCase() === 'XRP' ? 'XRP' : decodeCurrency(code)),
+    currency_hex:
+      named?.currency_hex ?? (code.toUpperCase() === 'XRP' ? 'XRP' : (currencyHex(code) ?? code.toUpperCase())),
     issuer: request.issuer ?? null,
     interval: request.interval,
     from: new Date(fromMs).toISOString(),

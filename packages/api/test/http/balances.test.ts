@@ -25,7 +25,10 @@ type Doc = Record<string, unknown> & {
   value: string;
   hash?: string;
 };
-const docs = await readAllDocuments<Doc>(target.client, indexName(target.naming, 'balance-changes'));
+// The changes (the data set's ledger markers have no account).
+const docs = (await readAllDocuments<Doc>(target.client, indexName(target.naming, 'balance-changes'))).filter(
+  (d) => typeof d.account === 'string',
+);
 const metaOf = (tx: Json): Json => (tx.metaData ?? tx.meta) as Json;
 const hexOf = (currency: string): string => (currency === 'XRP' ? 'XRP' : (currencyHex(currency) ?? currency));
 
@@ -231,35 +234,18 @@ t.test('an account created in an indexed ledger: all its balances from there; ot
   t.equal(refused.status, 422);
   t.match(refused.body, { error: { code: 'HISTORY_INCOMPLETE', details: { complete_from_ledger: null } } });
   const before = await getJson(`${base}/account/${created!.account}/balances?ledger=${created!.ledger - 1}`);
-  t.equal(before.status, 422, 'before its creation ledger: not known (that ledger is not indexed)');
+  t.equal(before.status, 422, 'before its creation ledger: its history has not started');
   t.match(before.body, { error: { code: 'HISTORY_INCOMPLETE' } });
 
+  // The ledger closed by its creation's close time is not known when the ledger after it is not
+  // indexed (it may have closed in the same second): a history to that instant is refused.
   const history = await getJson(
-    `${base}/account/${created!.account}/balance_history?interval=day&from=${encodeURIComponent(
-      new Date(Date.parse(String((body as { date: string }).date))).toISOString(),
-    )}&to=${encodeURIComponent(String((body as { date: string }).date))}`,
+    `${base}/account/${created!.account}/balance_history?interval=day&to=${encodeURIComponent(
+      String((body as { date: string }).date),
+    )}`,
   );
-  t.equal(history.status, 200, JSON.stringify(history.body).slice(0, 300));
-  t.match(history.body, {
-    account: created!.account,
-    currency: 'XRP',
-    interval: 'day',
-    complete_from_ledger: created!.ledger,
-  });
-  // A span that starts before the account existed: zero until its creation day, then its balance.
-  const createdAt = Date.parse(String((body as { date: string }).date));
-  const span = await getJson(
-    `${base}/account/${created!.account}/balance_history?interval=day&from=${new Date(createdAt - 3 * 86_400_000).toISOString()}&to=${new Date(createdAt).toISOString()}`,
-  );
-  t.equal(span.status, 200, JSON.stringify(span.body).slice(0, 300));
-  const points = (span.body as { points: Array<{ date: string; balance: string }> }).points;
-  t.equal(points.length, 4, 'three days before, and the creation day');
-  t.same(
-    points.slice(0, 3).map((p) => p.balance),
-    ['0', '0', '0'],
-    'nothing before it was created',
-  );
-  t.ok(new BigNumber(points[3]!.balance).eq(created!.after), 'its balance at the end of its creation ledger');
+  t.equal(history.status, 422, 'an instant whose ledger is not known');
+  t.match(history.body, { error: { code: 'HISTORY_INCOMPLETE', message: /not known/ } });
 });
 
 t.test('bad input is a 400 with its parameter', async (t) => {

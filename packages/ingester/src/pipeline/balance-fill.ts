@@ -1,4 +1,6 @@
+import { rangeStartOf } from '@xle/core';
 import { balanceChangeDocuments, type BalanceChangeSource } from '@xle/documents';
+import { balanceMarker } from './batch.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import type { WriteOp } from '../writes.js';
 
@@ -16,7 +18,7 @@ interface FillRecord {
 }
 
 export interface BalanceFill {
-  /** Transaction ranges in the cluster, and those done before this run (skipped). */
+  /** Ranges (of ledgers or transactions) in the cluster, and those done before this run (skipped). */
   ranges: number;
   skipped: number;
   transactions: number;
@@ -42,8 +44,9 @@ const SOURCE_FIELDS = [
 
 /**
  * Builds the balance-changes data set from transactions indexed before it existed: each range of
- * transactions is read through a point in time and the documents of each transaction written
- * (deterministic ids: a change written twice is one document). A range done is recorded in
+ * transactions is read in ledger order and the documents of each transaction written
+ * (deterministic ids: a change written twice is one document), then the range's ledger markers
+ * (see documents' ledgerMarkerDocument), which tell readers the data set holds those ledgers. A range done is recorded in
  * ingest-state, so a run stopped half-way resumes at the first range not done and redoes only the
  * part of it already written, which changes nothing. Safe beside running writers, which write the
  * same documents for the ledgers they index.
@@ -54,8 +57,17 @@ export async function fillBalanceChanges(
 ): Promise<BalanceFill> {
   const record = await engine.get<FillRecord>('ingest-state', BALANCE_FILL_ID);
   const done = new Set(record?.detail.done ?? []);
-  const ranges = await engine.listRanges('transactions');
-  const fill: BalanceFill = { ranges: ranges.length, skipped: 0, transactions: 0, written: 0 };
+  // The ranges of either kind, by first ledger: a range's ledgers get their markers, its
+  // transactions their changes.
+  const aliases = new Map<number, { ledgers?: string; transactions?: string }>();
+  for (const kind of ['ledgers', 'transactions'] as const)
+    for (const range of await engine.listRanges(kind)) {
+      const start = rangeStartOf(range.alias);
+      if (start === undefined) continue;
+      aliases.set(start, { ...aliases.get(start), [kind]: range.alias });
+    }
+  const starts = [...aliases.keys()].sort((a, b) => a - b);
+  const fill: BalanceFill = { ranges: starts.length, skipped: 0, transactions: 0, written: 0 };
   const flush = async (ops: WriteOp[]): Promise<void> => {
     if (ops.length === 0) return;
     const result = await engine.write(ops);
@@ -64,33 +76,51 @@ export async function fillBalanceChanges(
     fill.written += ops.length;
     onProgress(fill);
   };
-  for (const range of ranges) {
-    const start = Number(/-(\d{10})$/.exec(range.alias)?.[1]);
+  const context = { rangeAlias: engine.rangeAlias.bind(engine) };
+  for (const start of starts) {
+    const range = aliases.get(start) ?? {};
     if (done.has(start)) {
       fill.skipped += 1;
       continue;
     }
     let ops: WriteOp[] = [];
-    for await (const hit of engine.scan<BalanceChangeSource>(
-      { indices: range.alias },
-      { _source: SOURCE_FIELDS, sort: [{ ledger_index: 'asc' }, { 'meta.TransactionIndex': 'asc' }] },
-    )) {
-      const tx = hit._source;
-      if (tx === undefined || typeof tx.ledger_index !== 'number') continue;
-      fill.transactions += 1;
-      for (const change of balanceChangeDocuments(tx))
-        ops.push({
-          index: engine.rangeAlias('balance-changes', tx.ledger_index),
-          id: change.id,
-          doc: change.doc,
-          ledgerIndex: tx.ledger_index,
-          range: { kind: 'balance-changes', ledgerIndex: tx.ledger_index },
-        });
-      if (ops.length >= PAGE) {
-        await flush(ops);
-        ops = [];
+    if (range.transactions !== undefined)
+      for await (const hit of engine.scan<BalanceChangeSource>(
+        { indices: range.transactions },
+        { _source: SOURCE_FIELDS, sort: [{ ledger_index: 'asc' }, { 'meta.TransactionIndex': 'asc' }] },
+      )) {
+        const tx = hit._source;
+        if (tx === undefined || typeof tx.ledger_index !== 'number') continue;
+        fill.transactions += 1;
+        for (const change of balanceChangeDocuments(tx))
+          ops.push({
+            index: engine.rangeAlias('balance-changes', tx.ledger_index),
+            id: change.id,
+            doc: change.doc,
+            ledgerIndex: tx.ledger_index,
+            range: { kind: 'balance-changes', ledgerIndex: tx.ledger_index },
+          });
+        if (ops.length >= PAGE) {
+          await flush(ops);
+          ops = [];
+        }
       }
-    }
+    await flush(ops);
+    ops = [];
+    // The markers last: a range cut half-way never says it holds ledgers whose changes are not in.
+    if (range.ledgers !== undefined)
+      for await (const hit of engine.scan<{ ledger_index?: number; close_time?: number }>(
+        { indices: range.ledgers },
+        { _source: ['ledger_index', 'close_time'], sort: [{ ledger_index: 'asc' }] },
+      )) {
+        const ledger = hit._source;
+        if (typeof ledger?.ledger_index !== 'number') continue;
+        ops.push(balanceMarker(ledger.ledger_index, ledger.close_time, context));
+        if (ops.length >= PAGE) {
+          await flush(ops);
+          ops = [];
+        }
+      }
     await flush(ops);
     done.add(start);
     await engine.put('ingest-state', BALANCE_FILL_ID, {

@@ -1,6 +1,7 @@
 import type { RangedKind } from '@xle/core';
 import {
   balanceChangeDocuments,
+  ledgerMarkerDocument,
   nftChanges,
   stateChanges,
   transformLedger,
@@ -69,6 +70,7 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
       range: { kind: 'ledgers', ledgerIndex: ledger.ledger_index },
     },
     locator(ledger.ledger_hash, ledger.ledger_index, context),
+    balanceMarker(ledger.ledger_index, ledger.close_time, context),
   ];
   const accounts: WriteOp[] = [];
   for (const tx of ledger.transactions) {
@@ -120,6 +122,25 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
     }
   }
   return { writes, accounts };
+}
+
+/**
+ * The balance-changes data set's marker of a ledger (pure): written with the ledger's changes, so
+ * that readers know the data set holds it (see documents' ledgerMarkerDocument).
+ */
+export function balanceMarker(
+  ledgerIndex: number,
+  closeTime: number | undefined,
+  context: Pick<BatchContext, 'rangeAlias'>,
+): WriteOp {
+  const marker = ledgerMarkerDocument(ledgerIndex, closeTime);
+  return {
+    index: context.rangeAlias('balance-changes', ledgerIndex),
+    id: marker.id,
+    doc: marker.doc,
+    ledgerIndex,
+    range: { kind: 'balance-changes', ledgerIndex },
+  };
 }
 
 /**

@@ -155,6 +155,9 @@ export async function seedState(
       removed,
       dead_letters: deadLetters,
       status: 'complete',
+      // Whether the pages were the whole state: only a whole snapshot starts every account's
+      // balance history (the balance routes read it).
+      detail: { whole },
       updated_at: new Date().toISOString(),
     },
     { refresh: true },

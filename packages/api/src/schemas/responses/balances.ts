@@ -30,9 +30,13 @@ export const BalanceChange = Type.Object(
       maximum: 65535,
       description: 'Position of the transaction in its ledger (65535 for a snapshot’s opening balance).',
     }),
-    position: Type.Integer({ minimum: 0, description: 'Order of the change among its transaction’s (the fee first).' }),
+    position: Type.Integer({
+      minimum: 0,
+      description:
+        'Order of the change among its transaction’s (the sender’s fee before its other XRP change); for an opening balance, a number made from its ledger entry’s id.',
+    }),
     hash: Nullable(Hash, 'Transaction hash; null for an opening balance.'),
-    date: Nullable(IsoDate, 'Close time of the ledger; null for an opening balance of a ledger not indexed.'),
+    date: Nullable(IsoDate, 'Close time of the ledger; null for an opening balance.'),
     transaction_type: Nullable(Type.String(), 'Transaction type; null for an opening balance.'),
     result: Nullable(Type.String(), 'Transaction result; null for an opening balance.'),
     kind: Type.Union(

@@ -29,16 +29,11 @@ export interface AccountBalanceChanges {
 export function balanceChanges(meta: unknown): AccountBalanceChanges[] {
   const byAccount = new Map<string, BalanceChange[]>();
   for (const raw of rawBalanceChanges(meta)) {
-    if (raw.value.isZero()) continue;
+    if (raw.value === '0') continue;
     const change: BalanceChange =
       raw.issuer === undefined
-        ? { currency: 'XRP', code: 'XRP', value: raw.value.toFixed() }
-        : {
-            currency: raw.currency,
-            code: decodeCurrency(raw.currency),
-            counterparty: raw.issuer,
-            value: raw.value.toFixed(),
-          };
+        ? { currency: 'XRP', code: 'XRP', value: raw.value }
+        : { currency: raw.currency, code: decodeCurrency(raw.currency), counterparty: raw.issuer, value: raw.value };
     const token = raw.issuer === undefined ? undefined : tokenId(raw.currency, raw.issuer);
     if (token !== undefined) change.token = token;
     const list = byAccount.get(raw.account) ?? [];

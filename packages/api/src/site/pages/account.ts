@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import Type from 'typebox';
-import { NotFoundError } from '@xle/core';
-import { tokenId, type Json } from '@xle/documents';
+import { AppError, BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
+import { decodeCurrency, RIPPLE_EPOCH_OFFSET, tokenId, type Json } from '@xle/documents';
 import type { Engine } from '../../engine.js';
 import { LIST_LIMIT } from '../../queries/accounts.js';
 import {
@@ -17,11 +17,12 @@ import {
   accountTrustLines,
 } from '../../resources/accounts.js';
 import { accountTransactions } from '../../resources/transactions.js';
-import { transactionEffects } from '../../resources/balances.js';
+import { latestLedger } from '../../resources/ledgers.js';
+import { accountBalanceHistory, historyStart, transactionEffects } from '../../resources/balances.js';
 import { AccountParam } from '../../schemas/params.js';
 import { AccountTxQuery } from '../../schemas/queries.js';
 import { definePage, type AnyPage } from '../page.js';
-import { AccountPage, type AccountProps } from '../views/account.js';
+import { AccountPage, type AccountProps, type BalanceChartProps } from '../views/account.js';
 import type { SiteChrome } from '../views/layout.js';
 import { linkContext, optional } from './common.js';
 import { networkReserves } from './reserves.js';
@@ -36,7 +37,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export function accountQuery(raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (value === undefined || value === '') continue;
+    // The balance chart's asset is the page's own parameter (read in render), not a transaction filter.
+    if (value === undefined || value === '' || key === 'chart') continue;
     if (key === 'from' && typeof value === 'string' && DAY.test(value)) query.from = `${value}T00:00:00.000Z`;
     else if (key === 'to' && typeof value === 'string' && DAY.test(value)) query.to = `${value}T23:59:59.999Z`;
     else query[key] = value;
@@ -49,6 +51,71 @@ function sentFilters(raw: Record<string, string | string[] | undefined>): Record
   const filters: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) if (typeof value === 'string' && value !== '') filters[key] = value;
   return filters;
+}
+
+/** Days the balance chart covers, up to the newest indexed ledger. */
+const CHART_DAYS = 90;
+const CHART_ASSET = /^(?:XRP|([^\s.]{3,40})\.(r[1-9A-HJ-NP-Za-km-z]{24,34}))$/;
+
+/** The `chart` parameter: XRP (default) or `<currency>.<issuer>`; anything else is a 400. */
+export function chartAsset(raw: unknown): { asset: string; currency: string; issuer?: string } {
+  if (raw === undefined || raw === '') return { asset: 'XRP', currency: 'XRP' };
+  const match = typeof raw === 'string' ? CHART_ASSET.exec(raw) : null;
+  if (match === null)
+    throw new BadRequestError(
+      'Invalid query parameter "chart": XRP or <currency>.<issuer>.',
+      { parameter: 'chart', in: 'query' },
+      ErrorCode.InvalidParameter,
+    );
+  const [asset, currency, issuer] = match as unknown as [string, string | undefined, string | undefined];
+  return currency === undefined || issuer === undefined ? { asset, currency: 'XRP' } : { asset, currency, issuer };
+}
+
+/** The chart's points from /balance_history, or why the index cannot draw them exactly. */
+async function loadChart(
+  engine: Engine,
+  address: string,
+  chart: ReturnType<typeof chartAsset>,
+  assets: readonly Json[],
+): Promise<BalanceChartProps> {
+  const choices = [
+    { value: 'XRP', label: 'XRP' },
+    ...assets.flatMap((a) =>
+      typeof a.currency === 'string' && typeof a.counterparty === 'string'
+        ? [{ value: `${a.currency}.${a.counterparty}`, label: `${decodeCurrency(a.currency)} (${a.counterparty})` }]
+        : [],
+    ),
+  ];
+  if (!choices.some((c) => c.value === chart.asset)) choices.push({ value: chart.asset, label: chart.asset });
+  const unique = choices.filter((c, i) => choices.findIndex((o) => o.value === c.value) === i);
+  const label =
+    chart.issuer === undefined ? 'XRP' : (choices.find((c) => c.value === chart.asset)?.label ?? chart.asset);
+  const latest = await latestLedger(engine);
+  const to = (latest.close_time + RIPPLE_EPOCH_OFFSET) * 1000;
+  // From where its history starts when that is within the days shown (an account created since).
+  const start = await historyStart(engine, address, latest.ledger_index);
+  const from = Math.max(to - CHART_DAYS * 86_400_000, start?.date === undefined ? 0 : Date.parse(start.date));
+  try {
+    const history = (await accountBalanceHistory(engine, address, {
+      currency: chart.currency,
+      issuer: chart.issuer,
+      interval: 'day',
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+    })) as { points: Array<{ date: string; balance: string }> };
+    return { asset: chart.asset, label, choices: unique, points: history.points };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== ErrorCode.HistoryIncomplete) throw error;
+    const from = (error.details as { complete_from_ledger?: number | null } | undefined)?.complete_from_ledger;
+    return {
+      asset: chart.asset,
+      label,
+      choices: unique,
+      refused: `Not drawn: this index does not hold the account’s ${label} history over the last ${CHART_DAYS} days without a gap${
+        typeof from === 'number' ? ` (complete from ledger ${from})` : ''
+      }, and a chart is never drawn from a guess.`,
+    };
+  }
 }
 
 /** The first page of each list the account page shows (the REST routes page on from there). */
@@ -64,6 +131,7 @@ export async function loadAccount(
   address: string,
   query: AccountTxQuery,
   filters: Record<string, string>,
+  chart: ReturnType<typeof chartAsset> = chartAsset(undefined),
 ): Promise<AccountProps> {
   const [info, assets, trustLines, obligations, orders, nfts, escrows, ancestry, activations, transactions, reserves] =
     await Promise.all([
@@ -109,13 +177,14 @@ export async function loadAccount(
     hash: String(tx.hash),
     ledger_index: Number(tx.ledger_index),
   }));
-  const [ctx, effects] = await Promise.all([
+  const [ctx, effects, balanceChart] = await Promise.all([
     linkContext(engine, [info, assets, orders, escrows, ancestry, activations, transactions], {
       tokens: own,
       txs: named,
       accounts: stateAccounts,
     }),
     transactionEffects(engine, address, listed),
+    loadChart(engine, address, chart, assets),
   ]);
   return {
     address,
@@ -131,6 +200,7 @@ export async function loadAccount(
     activations,
     transactions,
     effects,
+    chart: balanceChart,
     filters,
     ctx,
   };
@@ -148,7 +218,7 @@ export function accountPage(engine: Engine, chrome: SiteChrome): AnyPage {
     render: async ({ params, query }, ctx) =>
       h(AccountPage, {
         chrome,
-        props: await loadAccount(engine, params.ACCOUNT, query, sentFilters(ctx.query)),
+        props: await loadAccount(engine, params.ACCOUNT, query, sentFilters(ctx.query), chartAsset(ctx.query.chart)),
       }),
   });
 }

@@ -20,6 +20,7 @@ import {
   type LinkContext,
 } from './parts.js';
 import type { Effect } from '../../resources/balances.js';
+import { DailyLine } from './charts.js';
 import { TxTable } from './tx-table.js';
 
 export interface AccountProps {
@@ -39,6 +40,8 @@ export interface AccountProps {
   activations: Json;
   /** GET …/transactions with the page's filters. */
   transactions: Json;
+  /** The balance chart: the asset shown, the assets to choose from, and its points or why none. */
+  chart?: BalanceChartProps | undefined;
   /** What each listed transaction did to the account's balances (the balance-changes data set). */
   effects?: ReadonlyMap<string, readonly Effect[]> | undefined;
   /** The filters as the form sent them. */
@@ -482,6 +485,53 @@ function Transactions({ props }: { props: AccountProps }) {
 }
 
 /** `/account/{ACCOUNT}`. */
+export interface BalanceChartProps {
+  /** `XRP` or `<currency>.<issuer>`, as the page's `chart` parameter names it. */
+  asset: string;
+  /** The label of the asset shown. */
+  label: string;
+  /** Assets to choose from: value (as `asset`) and label. */
+  choices: ReadonlyArray<{ value: string; label: string }>;
+  /** Daily end-of-day balances, or why the index cannot draw them exactly. */
+  points?: ReadonlyArray<{ date: string; balance: string }>;
+  refused?: string;
+}
+
+/** The account's balance of one asset over the last days, from /balance_history; never drawn from a guess. */
+function BalanceChart({ address, chart }: { address: string; chart: BalanceChartProps }) {
+  return (
+    <>
+      <form class="filters" method="get" action={`/account/${address}`}>
+        <label>
+          Asset
+          <select name="chart">
+            {chart.choices.map((c) => (
+              <option value={c.value} selected={c.value === chart.asset}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Show</button>
+      </form>
+      {chart.points === undefined ? (
+        <p class="muted">{chart.refused}</p>
+      ) : (
+        <DailyLine
+          id="balance-chart"
+          title={`${chart.label} balance, end of each day`}
+          unit={chart.label}
+          points={chart.points.map((p) => ({ date: p.date, value: Number(p.balance) }))}
+          domain={[
+            Math.min(0, ...chart.points.map((p) => Number(p.balance))),
+            Math.max(1e-9, ...chart.points.map((p) => Number(p.balance))),
+          ]}
+        />
+      )}
+    </>
+  );
+}
+
 export function AccountPage({ chrome, props }: { chrome: SiteChrome; props: AccountProps }) {
   const name = props.ctx.names.get(props.address);
   return (
@@ -497,6 +547,11 @@ export function AccountPage({ chrome, props }: { chrome: SiteChrome; props: Acco
         </p>
       ) : null}
       <Overview props={props} />
+      {props.chart === undefined ? null : (
+        <Section id="balance" title="Balance over time">
+          <BalanceChart address={props.address} chart={props.chart} />
+        </Section>
+      )}
       <Section id="transactions" title="Transactions">
         <Transactions props={props} />
       </Section>

@@ -24,7 +24,7 @@ Array [
     "name": "xrpl-mainnet-api-keys",
   },
   Object {
-    "hash": "f25245dc298c407b",
+    "hash": "23ce6aada860cd7f",
     "name": "xrpl-mainnet-balance-changes",
   },
   Object {
