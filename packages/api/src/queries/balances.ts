@@ -18,6 +18,16 @@ export function changeOrder(order: 'asc' | 'desc'): estypes.Sort {
   return [{ ledger_index: { order } }, { transaction_index: { order } }, { position: { order } }];
 }
 
+/** A range filter on `field` from `gte` to `lte` (either may be absent), or none when both are (pure). */
+export function between(
+  field: string,
+  gte: number | string | undefined,
+  lte: number | string | undefined,
+): estypes.QueryDslQueryContainer[] {
+  if (gte === undefined && lte === undefined) return [];
+  return [{ range: { [field]: { ...(gte === undefined ? {} : { gte }), ...(lte === undefined ? {} : { lte }) } } }];
+}
+
 /** The filter of one asset: a code matches its 40-hex form or its decoded text. */
 export function assetFilter({ currency, issuer }: AssetFilter): estypes.QueryDslQueryContainer[] {
   const filter: estypes.QueryDslQueryContainer[] = [];
@@ -58,24 +68,10 @@ export function buildBalanceChangesQuery(
   after?: estypes.FieldValue[],
 ): estypes.SearchRequest & { size: number } {
   const filter: estypes.QueryDslQueryContainer[] = [{ term: { account } }, ...assetFilter(filters)];
-  if (filters.from_ledger !== undefined || filters.to_ledger !== undefined)
-    filter.push({
-      range: {
-        ledger_index: {
-          ...(filters.from_ledger === undefined ? {} : { gte: filters.from_ledger }),
-          ...(filters.to_ledger === undefined ? {} : { lte: filters.to_ledger }),
-        },
-      },
-    });
-  if (filters.from !== undefined || filters.to !== undefined)
-    filter.push({
-      range: {
-        date: {
-          ...(filters.from === undefined ? {} : { gte: filters.from }),
-          ...(filters.to === undefined ? {} : { lte: filters.to }),
-        },
-      },
-    });
+  filter.push(
+    ...between('ledger_index', filters.from_ledger, filters.to_ledger),
+    ...between('date', filters.from, filters.to),
+  );
   if (filters.kind !== undefined) filter.push({ term: { kind: filters.kind } });
   const request: estypes.SearchRequest & { size: number } = {
     query: { bool: { filter } },
@@ -243,4 +239,25 @@ export function buildEffectsQuery(
     track_total_hits: false,
     _source: ['hash', 'currency', 'currency_hex', 'issuer', 'value'],
   };
+}
+
+/** What the accounting export reads: one account's changes, optionally between two instants. */
+export interface AccountingFilters {
+  account: string;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/**
+ * The search of an account's changes in an accounting export (pure).
+ * Emits: bool.filter [term account, range date], must_not [term kind opening], sort (ledger_index,
+ * transaction_index, position) asc.
+ */
+export function buildAccountingQuery(request: AccountingFilters): estypes.SearchRequest {
+  const filter: estypes.QueryDslQueryContainer[] = [
+    { term: { account: request.account } },
+    ...between('date', request.from, request.to),
+  ];
+  // Opening balances of a snapshot are not movements a tax tool should book.
+  return { query: { bool: { filter, must_not: [{ term: { kind: 'opening' } }] } }, sort: changeOrder('asc') };
 }

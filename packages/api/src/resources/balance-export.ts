@@ -1,39 +1,15 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import type { estypes } from '@elastic/elasticsearch';
 import type { BalanceChangeDoc } from '@xle/documents';
 import type { Engine } from '../engine.js';
-import { changeOrder } from '../queries/balances.js';
+import { buildAccountingQuery, type AccountingFilters } from '../queries/balances.js';
 import { ACCOUNTING_COLUMNS, accountingRows, type AccountingRow } from '../shapers/accounting.js';
 import { EXPORT_PAGE } from './export.js';
 
 type Change = Partial<BalanceChangeDoc>;
 
-export interface AccountingExportRequest {
-  account: string;
-  from?: string | undefined;
-  to?: string | undefined;
+export interface AccountingExportRequest extends AccountingFilters {
   format: 'csv' | 'ndjson';
-}
-
-/**
- * The search of an account's changes in an accounting export (pure).
- * Emits: bool.filter [term account, range date], must_not [term kind opening], sort (ledger_index,
- * transaction_index, position) asc.
- */
-export function buildAccountingQuery(request: AccountingExportRequest): estypes.SearchRequest {
-  const filter: estypes.QueryDslQueryContainer[] = [{ term: { account: request.account } }];
-  if (request.from !== undefined || request.to !== undefined)
-    filter.push({
-      range: {
-        date: {
-          ...(request.from === undefined ? {} : { gte: request.from }),
-          ...(request.to === undefined ? {} : { lte: request.to }),
-        },
-      },
-    });
-  // Opening balances of a snapshot are not movements a tax tool should book.
-  return { query: { bool: { filter, must_not: [{ term: { kind: 'opening' } }] } }, sort: changeOrder('asc') };
 }
 
 /**

@@ -61,7 +61,17 @@ t.test('every table answers, with the engine count of its index', async (t) => {
       `${name}: SELECT * has the selectable columns DESCRIBE lists`,
     );
   }
-  const nonEmpty = ['transactions', 'ledgers', 'accounts', 'objects', 'tokens', 'balances', 'metrics', 'amendments'];
+  const nonEmpty = [
+    'transactions',
+    'ledgers',
+    'balance_changes',
+    'accounts',
+    'objects',
+    'tokens',
+    'balances',
+    'metrics',
+    'amendments',
+  ];
   for (const name of nonEmpty) {
     const [[n]] = (await sql(`SELECT COUNT(*) FROM ${name}`)).rows as [[number]];
     t.ok(n > 0, `${name} holds ${n} rows on the fixture data`);
