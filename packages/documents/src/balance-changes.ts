@@ -112,9 +112,11 @@ const issuerOf = (limit: unknown): string | undefined =>
  * side for a trust line. Unchanged balances are left out, except an account created with nothing
  * (an AMM account of a pool without XRP): its history starts there all the same. A created entry
  * started at zero (its NewFields leave out a zero Balance); an entry whose PreviousFields do not
- * list Balance kept it. XRP is computed in integer drops, tokens in exact decimals.
+ * list Balance kept it. XRP is computed in integer drops, tokens in exact decimals. The XRP of
+ * `payer` (the sender, whose fee is split out) is kept even when unchanged: a fee offset by XRP
+ * received in the same transaction is still a fee.
  */
-export function rawBalanceChanges(meta: unknown): RawBalanceChange[] {
+export function rawBalanceChanges(meta: unknown, payer?: string): RawBalanceChange[] {
   const out: RawBalanceChange[] = [];
   const nodes = isRecord(meta) ? meta.AffectedNodes : undefined;
   for (const wrapper of Array.isArray(nodes) ? nodes : []) {
@@ -124,10 +126,11 @@ export function rawBalanceChanges(meta: unknown): RawBalanceChange[] {
       const account = sides.final?.Account;
       if (typeof account !== 'string') continue;
       const after = dropsOf(sides.final?.Balance) ?? (sides.created ? 0n : undefined);
-      const before = sides.created ? 0n : dropsOf(sides.previous?.Balance);
+      const kept = account === payer && sides.previous?.Balance === undefined ? after : undefined;
+      const before = sides.created ? 0n : (dropsOf(sides.previous?.Balance) ?? kept);
       if (after === undefined || before === undefined) continue;
       const delta = after - before;
-      if (delta === 0n && !sides.created) continue;
+      if (delta === 0n && !sides.created && account !== payer) continue;
       out.push({
         account,
         currency: 'XRP',
@@ -302,14 +305,14 @@ const FEE_DROPS = /^\d+$/;
  */
 export function balanceChangeDocuments(source: BalanceChangeSource): Array<{ id: string; doc: BalanceChangeDoc }> {
   const meta = isRecord(source.meta) ? source.meta : {};
-  const changes = rawBalanceChanges(meta);
+  const sender = typeof source.Account === 'string' ? source.Account : undefined;
+  const fee = typeof source.Fee === 'string' && FEE_DROPS.test(source.Fee) ? BigInt(source.Fee) : 0n;
+  const changes = rawBalanceChanges(meta, fee > 0n ? sender : undefined);
   const out: Array<{ id: string; doc: BalanceChangeDoc }> = [];
   if (changes.length === 0) return out;
   const known = parties(meta);
   const transactionIndex = typeof meta.TransactionIndex === 'number' ? meta.TransactionIndex : 0;
-  const sender = typeof source.Account === 'string' ? source.Account : undefined;
   const destination = typeof source.Destination === 'string' ? source.Destination : undefined;
-  const fee = typeof source.Fee === 'string' && FEE_DROPS.test(source.Fee) ? BigInt(source.Fee) : 0n;
   const type = typeof source.TransactionType === 'string' ? source.TransactionType : undefined;
   const result = typeof meta.TransactionResult === 'string' ? meta.TransactionResult : undefined;
   const destinationTag = tagOf(source.DestinationTag);
@@ -350,7 +353,8 @@ export function balanceChangeDocuments(source: BalanceChangeSource): Array<{ id:
       if (rest !== 0n) push(change, dropsText(rest), change.balance, kind);
       continue;
     }
-    push(change, change.value, change.balance, kind);
+    // An unchanged balance kept for a fee is no change of anyone else's.
+    if (change.value !== '0' || change.created) push(change, change.value, change.balance, kind);
   }
   return out;
 }

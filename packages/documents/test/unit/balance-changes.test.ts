@@ -162,3 +162,32 @@ t.test('opening balances of a state snapshot', async (t) => {
   ]);
   t.same(openingBalanceDocuments({ LedgerEntryType: 'Offer', index: 'C'.repeat(64) }, 1, 0), []);
 });
+
+t.test('a fee offset by XRP received in the same transaction is still a fee', async (t) => {
+  const account = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+  const docs = balanceChangeDocuments({
+    hash: 'A'.repeat(64),
+    ledger_index: 5,
+    _date: '2020-01-01T00:00:00.000Z',
+    TransactionType: 'OfferCreate',
+    Account: account,
+    Fee: '10',
+    meta: {
+      TransactionIndex: 0,
+      TransactionResult: 'tesSUCCESS',
+      AffectedNodes: [
+        {
+          ModifiedNode: {
+            LedgerEntryType: 'AccountRoot',
+            FinalFields: { Account: account, Balance: '1000', Sequence: 5 },
+            PreviousFields: { Sequence: 4 },
+          },
+        },
+      ],
+    },
+  }).map((d) => [d.doc.kind, d.doc.value, d.doc.balance]);
+  t.same(docs, [
+    ['fee', '-0.00001', '0.00099'],
+    ['dex_trade', '0.00001', '0.001'],
+  ]);
+});

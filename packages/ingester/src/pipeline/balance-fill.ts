@@ -123,6 +123,9 @@ export async function fillBalanceChanges(
       }
     await flush(ops);
     done.add(start);
+    // Ranges another run finished meanwhile are kept: the record is the union of both.
+    for (const other of (await engine.get<FillRecord>('ingest-state', BALANCE_FILL_ID))?.detail.done ?? [])
+      done.add(other);
     await engine.put('ingest-state', BALANCE_FILL_ID, {
       kind: 'fill',
       detail: { done: [...done].sort((a, b) => a - b) },
