@@ -22,10 +22,9 @@ import {
   type BalanceChangeFilters,
   type HistoryInterval,
 } from '../queries/balances.js';
-import { buildLedgerAtQuery } from '../queries/lookups.js';
 import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
 import { shapeBalance, shapeBalanceChange, type ShapedBalance } from '../shapers/balances.js';
-import { latestLedger } from './ledgers.js';
+import { lastLedgerClosedBy, latestLedger } from './ledgers.js';
 
 /**
  * Historical balances, from the balance-changes data set. Each change carries the balance after
@@ -146,13 +145,7 @@ async function ledgerPoint(
   const latest = await latestLedger(engine);
   if (request.date !== undefined) {
     const rippleTime = Math.floor(Date.parse(request.date) / 1000) - RIPPLE_EPOCH_OFFSET;
-    const found = await engine.searchClosedBy<Point>(
-      'ledgers',
-      { ...buildLedgerAtQuery(rippleTime), _source: ['ledger_index', 'close_time'] },
-      rippleTime,
-      latest.ledger_index,
-    );
-    const doc = found[0]?._source;
+    const doc = await lastLedgerClosedBy<Point>(engine, rippleTime, ['ledger_index', 'close_time']);
     if (doc === undefined)
       throw new NotFoundError(`No indexed ledger closed at or before ${request.date}.`, { date: request.date });
     // The last *indexed* ledger closed by then is the last closed by then only if the next one is

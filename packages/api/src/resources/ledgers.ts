@@ -91,20 +91,31 @@ export async function ledgerTransactions(engine: Engine, id: string): Promise<Js
 }
 
 /**
+ * The last indexed ledger closed at or before `rippleTime` (Ripple epoch seconds), optionally only
+ * some of its fields; undefined when none is (the instant is before the first indexed ledger).
+ */
+export async function lastLedgerClosedBy<T>(
+  engine: Engine,
+  rippleTime: number,
+  fields?: readonly string[],
+): Promise<T | undefined> {
+  const latest = await latestLedger(engine);
+  const found = await engine.searchClosedBy<T>(
+    'ledgers',
+    { ...buildLedgerAtQuery(rippleTime), ...(fields === undefined ? {} : { _source: [...fields] }) },
+    rippleTime,
+    latest.ledger_index,
+  );
+  return found[0]?._source;
+}
+
+/**
  * GET /ledger/at/{DATE}: the last indexed ledger closed at or before an instant (seconds since
  * the Unix epoch, fractions dropped); 404 when none is (the instant is before the first indexed
  * ledger).
  */
 export async function ledgerAt(engine: Engine, unixSeconds: number): Promise<Json> {
-  const rippleTime = Math.floor(unixSeconds) - RIPPLE_EPOCH_OFFSET;
-  const latest = await latestLedger(engine);
-  const found = await engine.searchClosedBy<Json>(
-    'ledgers',
-    buildLedgerAtQuery(rippleTime),
-    rippleTime,
-    latest.ledger_index,
-  );
-  const doc = found[0]?._source;
+  const doc = await lastLedgerClosedBy<Json>(engine, Math.floor(unixSeconds) - RIPPLE_EPOCH_OFFSET);
   if (doc === undefined)
     throw new NotFoundError(`No indexed ledger closed at or before ${new Date(unixSeconds * 1000).toISOString()}.`, {
       date: new Date(unixSeconds * 1000).toISOString(),
