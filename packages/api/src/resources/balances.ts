@@ -78,7 +78,7 @@ async function lastChange(
 }
 
 /** Where an account's history starts in the index, as seen from a ledger. */
-export interface HistoryStart {
+interface HistoryStart {
   ledger_index: number;
   /** The account was created there (nothing before), rather than a snapshot's opening balances. */
   created: boolean;
@@ -91,7 +91,7 @@ export interface HistoryStart {
  * balances count once that snapshot was written whole) when every ledger from there to `ledger`
  * is indexed: from there on its balances are all known. Undefined otherwise.
  */
-export async function historyStart(engine: Engine, account: string, ledger: number): Promise<HistoryStart | undefined> {
+async function historyStart(engine: Engine, account: string, ledger: number): Promise<HistoryStart | undefined> {
   const start = await lastChange(engine, account, ledger, { starts: true });
   if (start?.ledger_index === undefined) return undefined;
   if (start.kind === 'opening') {
@@ -309,6 +309,8 @@ export interface BalanceHistoryRequest extends AssetFilter {
   interval: HistoryInterval;
   from?: string | undefined;
   to?: string | undefined;
+  /** Without `from`: days before `to` the span starts (default 365), or later where the history starts. */
+  days?: number;
 }
 
 /** At most this many points in one answer (ten years of days). */
@@ -344,11 +346,17 @@ export async function accountBalanceHistory(
   // Nothing after the newest indexed ledger is known: `to` stops there.
   const latestMs = (latest.close_time + RIPPLE_EPOCH_OFFSET) * 1000;
   const toMs = Math.min(request.to === undefined ? latestMs : Date.parse(request.to), latestMs);
-  // By default a year, or from where the account's history starts when that is later.
-  const start = request.from === undefined ? await historyStart(engine, account, latest.ledger_index) : undefined;
+  // Where the history starts as seen from the newest ledger, looked up once when asked twice.
+  let atLatest: Promise<HistoryStart | undefined> | undefined;
+  const startAt = (ledger: number): Promise<HistoryStart | undefined> =>
+    ledger === latest.ledger_index
+      ? (atLatest ??= historyStart(engine, account, ledger))
+      : historyStart(engine, account, ledger);
+  // By default a year (or `days`), or from where the account's history starts when that is later.
+  const start = request.from === undefined ? await startAt(latest.ledger_index) : undefined;
   const fromMs =
     request.from === undefined
-      ? Math.max(toMs - 365 * 86_400_000, start?.date === undefined ? 0 : Date.parse(start.date))
+      ? Math.max(toMs - (request.days ?? 365) * 86_400_000, start?.date === undefined ? 0 : Date.parse(start.date))
       : Date.parse(request.from);
   if (fromMs > toMs)
     throw new BadRequestError(
@@ -379,7 +387,7 @@ export async function accountBalanceHistory(
   const [from, opening, startAtEnd] = await Promise.all([
     completeFrom(engine, account, fromPoint.ledger_index),
     lastChange(engine, account, fromPoint.ledger_index, { asset }),
-    historyStart(engine, account, toPoint.ledger_index),
+    startAt(toPoint.ledger_index),
   ]);
   // Known at the start: the account's history is complete there; or the asset's last change
   // before it is indexed with every ledger since; or the account was created within the span with

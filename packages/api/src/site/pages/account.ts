@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import Type from 'typebox';
 import { AppError, BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
-import { decodeCurrency, RIPPLE_EPOCH_OFFSET, tokenId, type Json } from '@xle/documents';
+import { decodeCurrency, tokenId, type Json } from '@xle/documents';
 import type { Engine } from '../../engine.js';
 import { LIST_LIMIT } from '../../queries/accounts.js';
 import {
@@ -17,8 +17,7 @@ import {
   accountTrustLines,
 } from '../../resources/accounts.js';
 import { accountTransactions } from '../../resources/transactions.js';
-import { latestLedger } from '../../resources/ledgers.js';
-import { accountBalanceHistory, historyStart, transactionEffects } from '../../resources/balances.js';
+import { accountBalanceHistory, transactionEffects } from '../../resources/balances.js';
 import { AccountParam } from '../../schemas/params.js';
 import { AccountTxQuery } from '../../schemas/queries.js';
 import { definePage, type AnyPage } from '../page.js';
@@ -90,18 +89,13 @@ async function loadChart(
   const unique = choices.filter((c, i) => choices.findIndex((o) => o.value === c.value) === i);
   const label =
     chart.issuer === undefined ? 'XRP' : (choices.find((c) => c.value === chart.asset)?.label ?? chart.asset);
-  const latest = await latestLedger(engine);
-  const to = (latest.close_time + RIPPLE_EPOCH_OFFSET) * 1000;
-  // From where its history starts when that is within the days shown (an account created since).
-  const start = await historyStart(engine, address, latest.ledger_index);
-  const from = Math.max(to - CHART_DAYS * 86_400_000, start?.date === undefined ? 0 : Date.parse(start.date));
   try {
+    // Up to the newest ledger, from CHART_DAYS before it or where the history starts if later.
     const history = (await accountBalanceHistory(engine, address, {
       currency: chart.currency,
       issuer: chart.issuer,
       interval: 'day',
-      from: new Date(from).toISOString(),
-      to: new Date(to).toISOString(),
+      days: CHART_DAYS,
     })) as { points: Array<{ date: string; balance: string }> };
     return { asset: chart.asset, label, choices: unique, points: history.points };
   } catch (error) {
