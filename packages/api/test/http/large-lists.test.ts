@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import BigNumber from 'bignumber.js';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { encodeAccountID } from 'xrpl';
 import { createLogger } from '@xle/core';
 import type { Json, StatePage } from '@xle/documents';
@@ -213,21 +213,31 @@ t.test('activations: 25,000 accounts, oldest first, every page read once', async
   );
 });
 
-t.test('an array list (orders) pages through its Link header', async (t) => {
-  const seen: string[] = [];
-  let next: string | undefined = `${base}/account/${ISSUER}/orders?limit=100`;
+/**
+ * Walks an array list from `url` through its `Link: <…>; rel="next"` headers, each page a 200,
+ * handing every page to `onPage` (`last` when no next link follows); answers the pages walked.
+ */
+async function followLinks<T>(t: Test, url: string, onPage: (page: T[], last: boolean) => void): Promise<number> {
+  let next: string | undefined = url;
   let pages = 0;
   while (next !== undefined) {
     const answer = await getJson(next);
     t.equal(answer.status, 200);
-    const page = answer.body as Json[];
-    seen.push(...page.map((o) => String(o.Sequence)));
     const link = answer.headers.get('link');
     const match = link === null ? null : /^<([^>]+)>; rel="next"$/.exec(link);
-    next = match === null ? undefined : new URL(match[1]!, base).toString();
+    next = match === null ? undefined : new URL(match[1] as string, base).toString();
+    onPage(answer.body as T[], next === undefined);
     pages += 1;
-    if (next !== undefined) t.equal(page.length, 100, 'a full page before the last');
   }
+  return pages;
+}
+
+t.test('an array list (orders) pages through its Link header', async (t) => {
+  const seen: string[] = [];
+  const pages = await followLinks(t, `${base}/account/${ISSUER}/orders?limit=100`, (page: Json[], last) => {
+    seen.push(...page.map((o) => String(o.Sequence)));
+    if (!last) t.equal(page.length, 100, 'a full page before the last');
+  });
   t.equal(pages, 5);
   t.equal(seen.length, OFFERS);
   t.equal(new Set(seen).size, OFFERS, 'no offer twice');
@@ -243,20 +253,15 @@ t.test('an array list (orders) pages through its Link header', async (t) => {
 
 t.test("nfts: 4,800 NFTs in 150 pages, through the Link header, each once in the pages' order", async (t) => {
   const seen: string[] = [];
-  let next: string | undefined = `${base}/account/${ISSUER}/nfts?limit=250`;
-  let pages = 0;
-  while (next !== undefined) {
-    const answer = await getJson(next);
-    t.equal(answer.status, 200);
-    const page = answer.body as { NFTokenID: string }[];
-    if (page.length > 250) t.fail(`a page of ${page.length}`);
-    seen.push(...page.map((n) => n.NFTokenID));
-    const link = answer.headers.get('link');
-    const match = link === null ? null : /^<([^>]+)>; rel="next"$/.exec(link);
-    next = match === null ? undefined : new URL(match[1] as string, base).toString();
-    pages += 1;
-    if (next !== undefined && page.length !== 250) t.fail('a short page with a next link');
-  }
+  const pages = await followLinks(
+    t,
+    `${base}/account/${ISSUER}/nfts?limit=250`,
+    (page: { NFTokenID: string }[], last) => {
+      if (page.length > 250) t.fail(`a page of ${page.length}`);
+      seen.push(...page.map((n) => n.NFTokenID));
+      if (!last && page.length !== 250) t.fail('a short page with a next link');
+    },
+  );
   t.equal(pages, Math.ceil(NFTS / 250), `${pages} pages`);
   t.same(seen, nftIds, 'every NFT once, in the order of its pages');
   const first = await getJson(`${base}/account/${ISSUER}/nfts`);
