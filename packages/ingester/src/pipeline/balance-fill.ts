@@ -1,6 +1,6 @@
 import { rangeStartOf } from '@xle/core';
-import { balanceChangeDocuments, type BalanceChangeSource } from '@xle/documents';
-import { balanceMarker } from './batch.js';
+import type { BalanceChangeSource } from '@xle/documents';
+import { balanceChangeWrites, balanceMarker } from './batch.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import type { WriteOp } from '../writes.js';
 
@@ -92,14 +92,7 @@ export async function fillBalanceChanges(
         const tx = hit._source;
         if (tx === undefined || typeof tx.ledger_index !== 'number') continue;
         fill.transactions += 1;
-        for (const change of balanceChangeDocuments(tx))
-          ops.push({
-            index: engine.rangeAlias('balance-changes', tx.ledger_index),
-            id: change.id,
-            doc: change.doc,
-            ledgerIndex: tx.ledger_index,
-            range: { kind: 'balance-changes', ledgerIndex: tx.ledger_index },
-          });
+        ops.push(...balanceChangeWrites(tx, context));
         if (ops.length >= PAGE) {
           await flush(ops);
           ops = [];

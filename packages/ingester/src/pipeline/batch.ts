@@ -6,6 +6,7 @@ import {
   stateChanges,
   transformLedger,
   transformTransaction,
+  type BalanceChangeSource,
   type Json,
   type LedgerInput,
 } from '@xle/documents';
@@ -89,14 +90,7 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
     });
     writes.push(locator(doc.hash, ledger.ledger_index, context));
     // What each account gained or lost: written once, like the transaction (ids from its hash).
-    for (const change of balanceChangeDocuments(doc))
-      writes.push({
-        index: context.rangeAlias('balance-changes', ledger.ledger_index),
-        id: change.id,
-        doc: change.doc,
-        ledgerIndex: ledger.ledger_index,
-        range: { kind: 'balance-changes', ledgerIndex: ledger.ledger_index },
-      });
+    writes.push(...balanceChangeWrites(doc, context));
     const dated = { ...tx, _date: doc._date };
     const changes = stateChanges(dated, ledger.ledger_index);
     for (const change of changes.objects) writes.push(...objectWrites(change, ledger.ledger_index, context.index));
@@ -122,6 +116,21 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
     }
   }
   return { writes, accounts };
+}
+
+/**
+ * The balance-changes documents of one transaction (pure): written once, like the transaction
+ * (ids from its hash), into the range of its ledger. The pipeline and `ingest balance-changes`
+ * both write them so.
+ */
+export function balanceChangeWrites(tx: BalanceChangeSource, context: Pick<BatchContext, 'rangeAlias'>): WriteOp[] {
+  return balanceChangeDocuments(tx).map((change) => ({
+    index: context.rangeAlias('balance-changes', tx.ledger_index),
+    id: change.id,
+    doc: change.doc,
+    ledgerIndex: tx.ledger_index,
+    range: { kind: 'balance-changes', ledgerIndex: tx.ledger_index },
+  }));
 }
 
 /**
