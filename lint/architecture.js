@@ -10,6 +10,7 @@ export const PACKAGE_ARROWS = {
   ingester: ['core', 'documents'],
   search: ['core', 'documents', 'access'],
   api: ['core', 'documents', 'access', 'search'],
+  site: ['core', 'documents', 'api'],
 };
 
 /**
@@ -36,8 +37,8 @@ export const PURE_MODULES = [
   'packages/documents/src/**/*.ts',
   'packages/api/src/queries/**/*.ts',
   'packages/api/src/shapers/**/*.ts',
-  'packages/api/src/site/model/**/*.ts',
-  'packages/api/src/site/views/**/*.tsx',
+  'packages/site/src/model/**/*.ts',
+  'packages/site/src/views/**/*.tsx',
   'packages/ingester/src/pipeline/batch.ts',
   'packages/ingester/src/jobs/**/build.ts',
   'packages/search/src/sql/{ast,fields,where,group-by,having,select,plan,translate,parse,schema,show,expressions}.ts',

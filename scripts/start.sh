@@ -25,4 +25,4 @@ pnpm -s ingest validators --list "${XRPL_FIXTURES_DIR:-../shared/xrpl-fixtures}/
 # ingester's own network and nodes commands (no XRPL network is reachable offline).
 node scripts/dist/src/demo-network.js
 echo "== serving the API on http://${API_HOST:-127.0.0.1}:${API_PORT:-3000}/api/v1/ping"
-exec node packages/api/dist/src/server.js
+exec node packages/site/dist/src/server.js

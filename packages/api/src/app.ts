@@ -14,6 +14,7 @@ import {
   type AnyRoute,
   type AppDeps,
   type Config,
+  type Logger,
 } from '@xle/core';
 import { createSearchRouter } from '@xle/search';
 import { requireDataSet } from './data-set-gate.js';
@@ -26,7 +27,6 @@ import { objectRoutes } from './routes/objects.js';
 import { exportRoutes } from './routes/export.js';
 import { pingRoutes } from './routes/ping.js';
 import { statusRoutes } from './routes/status.js';
-import { siteMiddleware } from './site/index.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { validatorRoutes } from './routes/validators.js';
@@ -112,8 +112,31 @@ export function apiRoutes(engine: Engine, config: Config): AnyRoute[] {
   return [...routes, ...statusRoutes(engine, dataSetJobs(routes))];
 }
 
-/** Builds the REST API (and the search API beside it unless `search.mount` is off); no I/O until a request arrives. */
-export function createApp(deps: AppDeps): Koa {
+/** What the API process hands a website it mounts: its one read engine, and the access plans' limiter. */
+export interface SiteParts {
+  config: Config;
+  engine: Engine;
+  logger: Logger;
+  /**
+   * The access plans' middleware pages are counted by (the API's own, so a client's burst and
+   * daily quota are one); none on an open address.
+   */
+  limiter?: Koa.Middleware | undefined;
+}
+
+/** A website mounted in front of the API: it answers the paths it owns and passes the rest on. */
+export type SiteMount = (parts: SiteParts) => Koa.Middleware;
+
+export interface AppOptions {
+  /** The website (`@xle/site`), mounted when given and `site.enabled` is on. */
+  site?: SiteMount | undefined;
+}
+
+/**
+ * Builds the REST API (and the search API beside it unless `search.mount` is off, the website in
+ * front of it when one is given); no I/O until a request arrives.
+ */
+export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   const { config, logger } = deps;
   const app = createHttpApp({ logger, maxBodyBytes: MAX_BODY_BYTES, metrics: deps.metrics });
   // The process's one read engine, for the REST routes and the search routes mounted beside them.
@@ -125,9 +148,9 @@ export function createApp(deps: AppDeps): Koa {
   // so that its errors are pages. A browser carries no key and cannot sign a claim: its pages are
   // counted as free-plan requests of the client's address by the same plan middleware (so the
   // burst and the daily quota are one with the API's), on a pay-as-you-go address too; see the README.
-  if (config.site.enabled)
+  if (options.site !== undefined && config.site.enabled)
     app.use(
-      siteMiddleware({
+      options.site({
         config,
         engine,
         logger,

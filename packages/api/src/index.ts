@@ -1,2 +1,2 @@
-export { apiRoutes, createApp } from './app.js';
-export { startServer } from './server.js';
+export { apiRoutes, createApp, type AppOptions, type SiteMount, type SiteParts } from './app.js';
+export { apiServer, startServer } from './server.js';

@@ -19,7 +19,7 @@
  * JVMs' over the rounds, divided among the four sides); `own` is the API's minus the stack floor's.
  *
  * Data: the real fixture ledgers, ingested into indices of a fresh prefix (deleted at the end).
- * Each API runs in its own process (`packages/api/dist/src/server.js`, default log level), as users
+ * Each API runs in its own process (`packages/site/dist/src/server.js`, default log level), as users
  * run it. Requests go one at a time, paced under each plan's per-second burst (the default limits), so
  * what is measured is the answer, not the limiter. Every server is first warmed with `--warmup`
  * requests over the three lookups, interleaved, and each side's servers again with `--rewarm`

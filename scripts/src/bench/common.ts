@@ -197,7 +197,7 @@ export async function pairedLatency<K extends string>(
   return Object.fromEntries(names.map((n) => [n, summary(times[n])])) as Record<K, Latency>;
 }
 
-/** An API server in its own process, as users run it (`node packages/api/dist/src/server.js`). */
+/** An API server in its own process, as users run it (`node packages/site/dist/src/server.js`). */
 export interface ApiProcess {
   url: string;
   child: ChildProcess;
@@ -215,7 +215,7 @@ export function startApiProcess(
   nodeArgs: readonly string[] = [],
 ): Promise<ApiProcess> {
   return startServerProcess(
-    `${repoRoot}packages/api/dist/src/server.js`,
+    `${repoRoot}packages/site/dist/src/server.js`,
     {
       ES_URL: engineUrl(config),
       ES_INDEX_PREFIX: config.es.indexPrefix,

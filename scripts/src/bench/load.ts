@@ -36,7 +36,7 @@ await ingestLedgers(fixtureLedgers(), new IngestEngine(client, naming, createLog
 const { key } = await new ApiKeyStore(client, naming).create('enterprise', 'bench:load');
 
 // The API as its own process, so its RSS is its own.
-const api = spawn(process.execPath, [`${repoRoot}packages/api/dist/src/server.js`], {
+const api = spawn(process.execPath, [`${repoRoot}packages/site/dist/src/server.js`], {
   env: {
     ...process.env,
     ES_URL: engineUrl(config),

@@ -6,7 +6,6 @@ import { indexName } from '@xle/core';
 import { currencyHex, type Json } from '@xle/documents';
 import { readAllDocuments } from '@xle/test-helpers';
 import { ACCOUNTING_COLUMNS } from '../../src/shapers/accounting.js';
-import { formatChange } from '../../src/site/model/format.js';
 import { fixtureLedgers, getJson, loadedIndices, serve } from '../fixtures/serve.js';
 
 /**
@@ -352,38 +351,4 @@ t.test('the accounting export: CSV read back into the documented columns; NDJSON
     rows,
     'the same rows',
   );
-});
-
-t.test('the account page shows each transaction’s balance change as the REST changes say it', async (t) => {
-  const [account] = busiest;
-  const page = await fetch(`${base.replace(/\/api\/v1$/, '')}/account/${account}?limit=200`);
-  t.equal(page.status, 200);
-  const html = await page.text();
-  const shown = new Map<string, string[]>();
-  for (const row of html.split('<tr').slice(1)) {
-    const hash = /\/tx\/([0-9A-F]{64})/.exec(row)?.[1];
-    if (hash === undefined) continue;
-    const effects = [...row.matchAll(/<span class="effect [a-z]+"[^>]*>([^<]*)<\/span>/g)].map((m) =>
-      (m[1] as string).replace(/&#x2B;|&#43;/g, '+'),
-    );
-    shown.set(hash, effects);
-  }
-  t.ok(shown.size >= 10, `${shown.size} transactions on the page`);
-  const rest = (await getJson(`${base}/account/${account}/balance_changes?limit=1000`)).body as {
-    changes: Array<{ hash: string; currency: string; currency_hex: string; issuer: string | null; value: string }>;
-  };
-  let compared = 0;
-  for (const [hash, effects] of shown) {
-    const net = new Map<string, { currency: string; value: BigNumber }>();
-    for (const c of rest.changes.filter((c) => c.hash === hash)) {
-      const key = `${c.currency_hex} ${c.issuer}`;
-      net.set(key, { currency: c.currency, value: (net.get(key)?.value ?? new BigNumber(0)).plus(c.value) });
-    }
-    const expected = [...net.values()]
-      .filter((n) => !n.value.isZero())
-      .map((n) => `${formatChange(n.value.toFixed())} ${n.currency}`);
-    t.same(effects, expected, hash);
-    compared += 1;
-  }
-  t.comment(`${compared} transactions: the page's balance column equals the REST balance changes`);
 });

@@ -1,0 +1,2 @@
+export { siteMiddleware } from './mount.js';
+export { startServer } from './server.js';

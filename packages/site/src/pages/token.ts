@@ -1,0 +1,33 @@
+import { h } from 'preact';
+import Type from 'typebox';
+import { requireDataSet } from '@xle/api/data-set-gate';
+import type { Engine } from '@xle/api/engine';
+import { TOKENS_DATA_SET } from '@xle/api/resources/data-sets';
+import { tokenByCode, tokenHolders } from '@xle/api/resources/tokens';
+import { TokenParam } from '@xle/api/schemas/params';
+import { definePage, type AnyPage } from '../page.js';
+import type { SiteChrome } from '../views/layout.js';
+import { TokenPage, type TokenProps } from '../views/token.js';
+import { linkContext } from './common.js';
+
+/** Holders listed on a token's page. */
+export const TOP_HOLDERS = 25;
+
+/** One token with its metrics, score, XLS-26 data and its largest holders. */
+export async function loadToken(engine: Engine, token: string): Promise<TokenProps> {
+  await requireDataSet(engine, TOKENS_DATA_SET, '/token/{TOKEN}');
+  const info = await tokenByCode(engine, token);
+  const holders = await tokenHolders(engine, String(info.id), TOP_HOLDERS);
+  return { token: info, holders, ctx: await linkContext(engine, [info, holders]) };
+}
+
+/** `/token/{TOKEN_CODE}.{TOKEN_ISSUER}`. */
+export function tokenPage(engine: Engine, chrome: SiteChrome): AnyPage {
+  return definePage({
+    path: '/token/:TOKEN',
+    params: Type.Object({ TOKEN: TokenParam }),
+    names: { TOKEN: 'a token as CODE.ISSUER' },
+    cache: 'data-set',
+    render: async ({ params }) => h(TokenPage, { chrome, props: await loadToken(engine, params.TOKEN) }),
+  });
+}

@@ -1,0 +1,30 @@
+import { h } from 'preact';
+import Type from 'typebox';
+import type { Engine } from '@xle/api/engine';
+import { transactionById } from '@xle/api/resources/transactions';
+import { TxIdParam } from '@xle/api/schemas/params';
+import { balanceChanges } from '../model/balance-changes.js';
+import { definePage, type AnyPage } from '../page.js';
+import type { SiteChrome } from '../views/layout.js';
+import { TransactionPage, type TransactionProps } from '../views/transaction.js';
+import { linkContext } from './common.js';
+
+/** One transaction (by hash or ctid) and what its page links. */
+export async function loadTransaction(engine: Engine, id: string): Promise<TransactionProps> {
+  const tx = await transactionById(engine, id);
+  const changes = balanceChanges(tx.meta);
+  const tokens = changes.flatMap((a) => a.changes.flatMap((c) => (c.token === undefined ? [] : [c.token])));
+  return { tx, changes, ctx: await linkContext(engine, [tx], { tokens }) };
+}
+
+/** `/tx/{TRANSACTION_HASH}` (a ctid may replace the hash). */
+export function transactionPage(engine: Engine, chrome: SiteChrome): AnyPage {
+  return definePage({
+    path: '/tx/:HASH',
+    params: Type.Object({ HASH: TxIdParam }),
+    names: { HASH: 'a transaction hash or ctid' },
+    // Validated transactions never change; what links from them can (a token's page appears).
+    cache: 'data-set',
+    render: async ({ params }) => h(TransactionPage, { chrome, props: await loadTransaction(engine, params.HASH) }),
+  });
+}

@@ -1,0 +1,37 @@
+import { h } from 'preact';
+import Type from 'typebox';
+import type { Json } from '@xle/documents';
+import type { Engine } from '@xle/api/engine';
+import { requireDataSet } from '@xle/api/data-set-gate';
+import { amendmentList, VALIDATORS_DATA_SET } from '@xle/api/resources/data-sets';
+import { validatorInfo, validatorRegistry, validatorReports } from '@xle/api/resources/validators';
+import { PublicKeyParam } from '@xle/api/schemas/params';
+import { definePage, type AnyPage } from '../page.js';
+import type { SiteChrome } from '../views/layout.js';
+import { ValidatorPage, type ValidatorProps } from '../views/validator.js';
+import { optional } from './common.js';
+
+/** A validator: its agreement, daily reports, registry entry (version, votes) and the amendments it votes for. */
+export async function loadValidator(engine: Engine, key: string): Promise<ValidatorProps> {
+  await requireDataSet(engine, VALIDATORS_DATA_SET, '/validator/{VALIDATOR_PUBLIC_KEY}');
+  const [info, reports, registry, amendments] = await Promise.all([
+    validatorInfo(engine, key),
+    validatorReports(engine, key),
+    validatorRegistry(engine),
+    optional(amendmentList(engine)),
+  ]);
+  const entry = registry.find((e) => e.master_key === info.master_key);
+  const names = new Map((amendments ?? []).map((a) => [String(a.amendment_id), String(a.name)]));
+  return { info, reports: (reports.reports ?? []) as Json[], entry, amendmentNames: names };
+}
+
+/** `/validator/{VALIDATOR_PUBLIC_KEY}` (master or ephemeral key). */
+export function validatorPage(engine: Engine, chrome: SiteChrome): AnyPage {
+  return definePage({
+    path: '/validator/:KEY',
+    params: Type.Object({ KEY: PublicKeyParam }),
+    names: { KEY: 'a validator public key' },
+    cache: 'data-set',
+    render: async ({ params }) => h(ValidatorPage, { chrome, props: await loadValidator(engine, params.KEY) }),
+  });
+}

@@ -1,0 +1,493 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import type { AxeResults } from 'axe-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createEngineClient, createLogger, fixturesDir, indexName, repoRoot, type Config } from '@xle/core';
+import { nftPageChanges, type Json } from '@xle/documents';
+import {
+  loadValidatorList,
+  manifestFromStream,
+  type ManifestStreamMessage,
+  parseValidation,
+  runValidatorsJob,
+  ValidationStore,
+  type ValidationStreamMessage,
+  verifyValidatorList,
+} from '@xle/ingester';
+import {
+  createTestValidator,
+  listenForTest,
+  manifestMessage,
+  readAllDocuments,
+  signValidation,
+} from '@xle/test-helpers';
+import { engineOf, loadedIndices, loadNetworkData, runAllJobs, siteApp } from '../fixtures/serve.js';
+
+/**
+ * The website in a real browser: Debian's Chromium driven by playwright-core (no browser is ever
+ * downloaded) over every page on the real fixture ledgers with every data set computed. Each page
+ * shows the values the REST API answers for the same id, links only to pages that answer 200, logs
+ * no console error, loads nothing from elsewhere, has no script, has no serious or critical axe-core
+ * violation (light and dark), fits a phone's width, and is saved as a screenshot under
+ * .data/test-output/browser. The search box is used with JavaScript off.
+ */
+
+const OUT = join(repoRoot, '.data/test-output/browser');
+mkdirSync(OUT, { recursive: true });
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(CHROMIUM))
+  throw new Error(`No Chromium at ${CHROMIUM}: ./scripts/test.sh installs Debian's chromium, or set CHROMIUM_PATH.`);
+/** Headless Chromium as it runs on this machine: no GPU, no QUIC, none of its own network traffic. */
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+
+// ---- The data: every fixture ledger, every derived data set, a validator that validated them all.
+const target = await loadedIndices(t);
+await runAllJobs(target);
+const engine = engineOf(target);
+const alice = createTestValidator('site-browser/alice', { domain: 'alice.example' });
+// The network snapshots and the node crawl, from recorded mainnet answers replayed locally.
+await loadNetworkData(engine);
+
+// The site is served as in production: access plans on (limits raised: one address browses a lot).
+const config: Config = {
+  ...target.config,
+  access: { ...target.config.access, mode: 'plans', freePerSecond: 100_000, freePerDay: 10_000_000 },
+};
+const base = await listenForTest(
+  t,
+  siteApp({ config, client: target.client, logger: createLogger('site', 'silent') }).callback(),
+);
+const api = async <T = Json>(path: string): Promise<T> => {
+  const response = await fetch(`${base}/api/v1${path}`);
+  if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+  return (await response.json()) as T;
+};
+
+// Alice votes for an amendment that is open for voting, and validated every indexed ledger.
+const amendments = await api<Json[]>('/amendments');
+const voting = amendments.find((a) => a.enabled !== true && a.supported === true && a.obsolete !== true);
+if (voting === undefined) throw new Error('no amendment open for voting in the bundled list');
+const AMENDMENT = String(voting.amendment_id);
+const ledgerDocs = await readAllDocuments<{ ledger_index: number; ledger_hash: string; close_time: number }>(
+  target.client,
+  indexName(target.naming, 'ledgers'),
+);
+await new ValidationStore(engine).write(
+  ledgerDocs.map((l) =>
+    parseValidation(
+      signValidation(alice, {
+        ledger_index: l.ledger_index,
+        ledger_hash: l.ledger_hash,
+        signing_time: l.close_time + 1,
+        amendments: [AMENDMENT],
+      }) as unknown as ValidationStreamMessage,
+    ),
+  ),
+  [
+    {
+      ...manifestFromStream(manifestMessage(alice) as unknown as ManifestStreamMessage),
+      received_at: '2025-02-12T00:00:00.000Z',
+    },
+  ],
+);
+const list = verifyValidatorList(await loadValidatorList(join(fixturesDir, 'validators/xrpl-dev-portal/vl.json')), {
+  allowExpired: true,
+});
+await runValidatorsJob({ engine }, { name: 'vl.ripple.com', list });
+
+// ---- The browser.
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+t.teardown(() => browser.close());
+
+/** Every same-origin link the pages rendered, with the page it was found on. */
+const links = new Map<string, string>();
+
+interface Visit {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors, page errors, failed or foreign requests seen so far. */
+  problems: string[];
+}
+
+async function open(
+  path: string,
+  options: { javaScript?: boolean; status?: number; origin?: string } = {},
+): Promise<Visit> {
+  const origin = options.origin ?? base;
+  const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: options.javaScript ?? true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const expected = options.status ?? 200;
+  page.on('console', (m) => {
+    // The browser reports a page answered with an error status as such; that one is expected.
+    if (m.type() === 'error' && !(expected !== 200 && m.text().includes(`status of ${expected}`)))
+      problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // A request the next navigation cut short (net::ERR_ABORTED) did not fail.
+  page.on('requestfailed', (r) => {
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()}`);
+  });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) problems.push(`request elsewhere: ${r.url()}`);
+  });
+  const response = await page.goto(`${origin}${path}`);
+  t.equal(response?.status(), expected, `GET ${path} answers ${expected}`);
+  return { page, context, problems };
+}
+
+const text = async (page: Page, selector: string): Promise<string> =>
+  (await page.locator(selector).first().innerText()).trim();
+/** The value of a fact (a `dt` / `dd` pair) by its label. */
+const fact = (page: Page, label: string): Promise<string> => text(page, `.fact:has(dt:text-is("${label}")) dd`);
+/** The first number as the page writes it, without its group separators ("1,234.5 XRP" → "1234.5"). */
+const number = (shown: string): string => (/[-+]?\d[\d,]*(?:\.\d+)?/.exec(shown)?.[0] ?? '').replace(/,/g, '');
+
+/**
+ * What every page must be: in the site's look, without script, accessible (axe-core: no serious or
+ * critical violation, light and dark), readable on a phone (nothing wider than its screen), with
+ * no console error or foreign request; screenshots on a desktop and a phone; its links collected.
+ */
+async function audit(t: Test, visit: Visit, name: string): Promise<void> {
+  const { page } = visit;
+  t.equal(await page.locator('script').count(), 0, `${name}: no script`);
+  t.equal(
+    await page.locator('header.site-header form[role="search"] input[name="q"]').count(),
+    1,
+    `${name}: the search box`,
+  );
+  t.equal(
+    await page.evaluate(() => getComputedStyle(document.body).margin),
+    '0px',
+    `${name}: the site's stylesheet is applied`,
+  );
+  await page.evaluate(AXE);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await page.evaluate(() =>
+      (window as unknown as { axe: { run: (c: Document, o: object) => Promise<AxeResults> } }).axe.run(document, {
+        resultTypes: ['violations'],
+      }),
+    );
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(', ')}`,
+      );
+    t.same(serious, [], `${name} (${scheme}): no serious or critical accessibility violation`);
+    if (scheme === 'dark' && name === 'home')
+      await page.screenshot({ path: join(OUT, 'home-dark.png'), fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  t.ok(width <= PHONE.width, `${name}: fits a phone (${width} px wide)`);
+  await page.screenshot({ path: join(OUT, `${name}-phone.png`), fullPage: true });
+  // Same-origin links, a link within the page (#main) aside.
+  const hrefs = await page.$$eval('a[href], link[href]', (els) =>
+    els.filter((e) => !String(e.getAttribute('href')).startsWith('#')).map((e) => (e as HTMLAnchorElement).href),
+  );
+  for (const href of hrefs) if (href.startsWith(base)) links.set(href, name);
+  t.same(visit.problems, [], `${name}: no console error, no failed or foreign request`);
+  await visit.context.close();
+}
+
+t.test('home: the newest ledgers and the network figures as the API answers them', async (t) => {
+  const [ledgers, xrp] = await Promise.all([api('/ledgers'), api<Record<string, string>>('/fact/XRP')]);
+  const visit = await open('/');
+  const rows = visit.page.locator('section[aria-labelledby="ledgers-h"] tbody tr');
+  const list = ledgers.ledgers as Json[];
+  t.equal(await rows.count(), list.length);
+  t.equal(number(await rows.first().locator('td').first().innerText()), String(list[0]?.ledger_index));
+  t.equal(number(await rows.first().locator('td').nth(2).innerText()), String(list[0]?.tx_count));
+  t.equal(number(await fact(visit.page, 'XRP in existence')), xrp.total_supply);
+  t.equal(await visit.page.locator('svg.chart[role="img"]').count(), 4, 'four daily charts');
+  await audit(t, visit, 'home');
+});
+
+const ACCOUNT = 'rHsZHqa5oMQNL5hFm4kfLd47aEMYjPstpg';
+
+t.test('account: balance, holdings, offers and transactions, with paging and filters', async (t) => {
+  const [info, orders, lines, assets, page1] = await Promise.all([
+    api(`/account/${ACCOUNT}`),
+    api<Json[]>(`/account/${ACCOUNT}/orders`),
+    api(`/account/${ACCOUNT}/trustlines2`),
+    api<Json[]>(`/account/${ACCOUNT}/assets`),
+    api(`/account/${ACCOUNT}/transactions`),
+  ]);
+  const visit = await open(`/account/${ACCOUNT}`);
+  const { page } = visit;
+  t.equal(number(await fact(page, 'Balance')), String(info.nativeBalance));
+  t.equal(await fact(page, 'Owned objects'), String(info.OwnerCount));
+  t.equal(await fact(page, 'Sequence'), String(info.Sequence));
+  t.equal(await page.locator('section[aria-labelledby="orders-h"] tbody tr').count(), orders.length);
+  t.equal(
+    await page.locator('[aria-label="Trust lines"] tbody tr').count(),
+    (lines.lines as Json[]).length,
+    'trust lines',
+  );
+  t.equal(await page.locator('[aria-label="Tokens held"] tbody tr').count(), assets.length, 'assets');
+  const txRows = page.locator('[aria-label="Transactions of the account"] tbody tr');
+  const txs = page1.transactions as Json[];
+  t.equal(await txRows.count(), txs.length);
+  t.equal(await txRows.first().locator('a[href^="/tx/"]').getAttribute('href'), `/tx/${String(txs[0]?.hash)}`);
+  await audit(t, visit, 'account');
+
+  // The next page, as the REST marker gives it.
+  const next = await open(`/account/${ACCOUNT}`);
+  await next.page.getByRole('link', { name: 'Next page' }).click();
+  await next.page.waitForURL(/marker=/);
+  const page2 = await api(`/account/${ACCOUNT}/transactions?marker=${encodeURIComponent(String(page1.marker))}`);
+  t.equal(
+    await next.page
+      .locator('[aria-label="Transactions of the account"] tbody tr a[href^="/tx/"]')
+      .first()
+      .getAttribute('href'),
+    `/tx/${String((page2.transactions as Json[])[0]?.hash)}`,
+    'page 2 starts where the API says',
+  );
+  // A filter, through the form.
+  await next.page.fill('form.filters input[name="type"]', 'OfferCancel');
+  await next.page.getByRole('button', { name: 'Filter' }).click();
+  await next.page.waitForURL(/type=OfferCancel/);
+  const cancels = (await api(`/account/${ACCOUNT}/transactions?type=OfferCancel`)).transactions as Json[];
+  const types = await next.page
+    .locator('[aria-label="Transactions of the account"] tbody tr td:nth-child(3)')
+    .allInnerTexts();
+  t.equal(types.length, cancels.length, 'the API’s count of OfferCancel');
+  t.ok(types.length > 0 && types.every((type) => type === 'OfferCancel'), 'only OfferCancel');
+  t.same(next.problems, []);
+  await next.context.close();
+});
+
+const PAYMENT = 'B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E';
+
+t.test('transaction: summary, result, fee, ledger, delivered amount, balance changes, raw JSON', async (t) => {
+  const tx = await api(`/tx/${PAYMENT}`);
+  const meta = tx.meta as Json;
+  const visit = await open(`/tx/${PAYMENT}`);
+  const { page } = visit;
+  const summary = await text(page, '.summary');
+  t.equal(
+    summary,
+    `${String(tx.Account)} paid ${String(tx.Destination)} 12,136 xSTIK.${String((tx.Amount as Json).issuer)}.`,
+  );
+  t.equal(await fact(page, 'Result'), meta.TransactionResult);
+  t.equal(number(await fact(page, 'Fee')), String(Number(tx.Fee) / 1e6));
+  t.equal(number(await fact(page, 'Ledger')), String(tx.ledger_index));
+  // This ledger's binary metadata has no delivered_amount: a full payment delivered its Amount.
+  t.equal(number(await fact(page, 'Delivered')), String(((meta.delivered_amount ?? tx.Amount) as Json).value));
+  t.equal(await fact(page, 'Compact id (ctid)'), tx.ctid);
+  const changes = await page.locator('[aria-label="Balance changes per account"] tbody tr').allInnerTexts();
+  t.ok(
+    changes.some((row) => row.includes(String(tx.Account)) && row.includes(`-${Number(tx.Fee) / 1e6}`)),
+    'the fee',
+  );
+  t.ok(
+    changes.some((row) => row.includes(String(tx.Destination)) && row.includes('+12,136')),
+    'the delivery',
+  );
+  await page.getByText('The raw transaction with its metadata (JSON)').click();
+  t.match(await text(page, 'details.raw pre'), `"hash": "${PAYMENT}"`, 'the raw JSON behind its toggle');
+  await audit(t, visit, 'transaction');
+
+  // The same page by its ctid.
+  const byCtid = await open(`/tx/${String(tx.ctid)}`);
+  t.match(await text(byCtid.page, 'h1'), PAYMENT);
+  await byCtid.context.close();
+  // Decoded memos, from a fixture transaction that has one.
+  const memo = '77B72BC3A0F9090D7DC7C22E6A8A0405D8630D00DA39E810A56FE268F9D065B3';
+  const memoData = (((await api(`/tx/${memo}`)).Memos as Json[])[0]?.Memo as Json).MemoData as string;
+  const withMemo = await open(`/tx/${memo}`);
+  t.equal(await fact(withMemo.page, 'Data'), Buffer.from(memoData, 'hex').toString('utf8'));
+  await withMemo.context.close();
+});
+
+const LEDGER = 94084608;
+
+t.test('ledger: its header and its transactions with types and results', async (t) => {
+  const [ledger, txs] = await Promise.all([api(`/ledger/${LEDGER}`), api<Json[]>(`/ledger/${LEDGER}/transactions`)]);
+  const visit = await open(`/ledger/${LEDGER}`);
+  const { page } = visit;
+  t.equal(number(await fact(page, 'Transactions')), String(ledger.tx_count));
+  t.equal(await fact(page, 'Ledger hash'), ledger.ledger_hash);
+  const rows = page.locator(`[aria-label="Transactions of ledger ${LEDGER}"] tbody tr`);
+  t.equal(await rows.count(), txs.length);
+  t.equal(await rows.first().locator('td').nth(1).innerText(), txs[0]?.TransactionType);
+  t.equal(await rows.first().locator('.result').innerText(), (txs[0]?.meta as Json).TransactionResult);
+  await audit(t, visit, 'ledger');
+});
+
+t.test('token: metrics, score, XLS-26 status and top holders', async (t) => {
+  const [first] = await api<Json[]>('/tokens?limit=1');
+  const token = await api(`/token/${String(first?.code)}.${String(first?.issuer)}`);
+  const visit = await open(`/token/${String(token.code)}.${String(token.issuer)}`);
+  const { page } = visit;
+  const metrics = token.metrics as Json;
+  t.equal(number(await fact(page, 'Holders')), String(metrics.holders));
+  t.equal(number(await fact(page, 'Score')), String(token.score));
+  t.equal(number(await fact(page, 'Supply')), String(metrics.supply));
+  const rows = page.locator('[aria-label="Top holders"] tbody tr');
+  t.equal(await rows.count(), Math.min(25, Number(metrics.holders)));
+  // The largest holder's balance is its trust line's, as the API answers it.
+  const holder = String(await rows.first().locator('a.account').getAttribute('href')).replace('/account/', '');
+  const line = ((await api(`/account/${holder}/trustlines2`)).lines as Json[]).find(
+    (l) => l.account === token.issuer && l.currency === token.code,
+  );
+  t.equal(number(await rows.first().locator('td').nth(2).innerText()), String(Math.abs(Number(line?.balance))));
+  t.match(await text(page, 'section[aria-labelledby="metadata-h"]'), String((token.toml_status as Json).outcome));
+  await audit(t, visit, 'token');
+});
+
+t.test('NFT: owner, issuer, flags and its history, the mint included', async (t) => {
+  // An NFT minted in a fixture ledger: the mint's pages added it.
+  const txs = await api<Json[]>('/ledger/83258110/transactions');
+  const mint = txs.find((tx) => tx.TransactionType === 'NFTokenMint' && nftPageChanges(tx.meta).added.length === 1);
+  const id = nftPageChanges(mint?.meta).added[0] as string;
+  const nft = await api(`/nft/${id}`);
+  const visit = await open(`/nft/${id}`);
+  const { page } = visit;
+  t.match(await fact(page, 'Owner'), String(nft.owner));
+  t.match(await fact(page, 'Issuer'), String(nft.issuer));
+  t.equal(await fact(page, 'Taxon'), String(nft.nft_taxon));
+  t.equal(await fact(page, 'Serial'), String(nft.nft_serial));
+  t.equal(await fact(page, 'Flags'), (nft.flags_parsed as string[]).join(', ') || 'none');
+  const history = await page
+    .locator('[aria-label="Transactions of the NFT"] tbody tr a[href^="/tx/"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+  t.ok(history.includes(`/tx/${String(mint?.hash)}`), 'its mint is in its history');
+  await audit(t, visit, 'nft');
+});
+
+t.test('validator: agreement over 1 h, 24 h and 30 days, daily reports, votes', async (t) => {
+  const [info, reports] = await Promise.all([
+    api(`/validator/${alice.master_key}`),
+    api(`/validator/${alice.master_key}/reports`),
+  ]);
+  const visit = await open(`/validator/${alice.master_key}`);
+  const { page } = visit;
+  const rows = await page
+    .locator('[aria-label="Agreement over 1 hour, 24 hours and 30 days"] tbody tr')
+    .allInnerTexts();
+  const month = info.agreement_30day as Json;
+  t.equal(rows.length, 3);
+  t.match(rows[2], `${Number(month.total) - Number(month.missed)}\t${Number(month.missed)}\t${Number(month.total)}`);
+  t.equal(await page.locator('[aria-label="Daily reports"] tbody tr').count(), (reports.reports as Json[]).length);
+  t.ok((reports.reports as Json[]).length > 0, 'reports to show');
+  t.equal(await page.locator(`a[href="/amendment/${AMENDMENT}"]`).count(), 1, 'its vote links the amendment');
+  t.equal(await page.locator('svg.chart[role="img"]').count(), 1, 'the daily agreement drawn');
+  await audit(t, visit, 'validator');
+});
+
+t.test('amendment: status and the validators voting for it', async (t) => {
+  const amendment = await api(`/amendment/${AMENDMENT}`);
+  const visit = await open(`/amendment/${AMENDMENT}`);
+  const { page } = visit;
+  t.equal(await text(page, 'h1'), `Amendment\n${String(amendment.name)}`);
+  t.equal(await fact(page, 'Status'), 'open for voting');
+  t.equal(
+    await page.locator(`[aria-label="Validators voting for it"] a[href="/validator/${alice.master_key}"]`).count(),
+    1,
+  );
+  await audit(t, visit, 'amendment');
+});
+
+t.test('the search box reaches the right page for each kind of id, without JavaScript', async (t) => {
+  const [ledgers, tokens, nfts] = await Promise.all([
+    api('/ledgers'),
+    api<Json[]>('/tokens?limit=1'),
+    api<Json[]>('/account/rfx2mVhTZzc6bLXKeYyFKtpha2LHrkNZFT/nfts'),
+  ]);
+  const newest = (ledgers.ledgers as Json[])[0] as Json;
+  const token = tokens[0] as Json;
+  const nft = String(nfts[0]?.NFTokenID);
+  const tx = await api(`/tx/${PAYMENT}`);
+  const cases: [string, string, string][] = [
+    ['an address', ACCOUNT, `/account/${ACCOUNT}`],
+    ['a transaction hash', PAYMENT.toLowerCase(), `/tx/${PAYMENT}`],
+    ['a ctid', String(tx.ctid), `/tx/${String(tx.ctid)}`],
+    ['a ledger index', String(newest.ledger_index), `/ledger/${String(newest.ledger_index)}`],
+    ['a ledger hash', String(newest.ledger_hash), `/ledger/${String(newest.ledger_hash)}`],
+    [
+      'a token',
+      `${String(token.code)}.${String(token.issuer)}`,
+      `/token/${String(token.code)}.${String(token.issuer)}`,
+    ],
+    ['an NFT id', nft, `/nft/${nft}`],
+    ['a validator key', alice.master_key, `/validator/${alice.master_key}`],
+    ['an amendment id', AMENDMENT, `/amendment/${AMENDMENT}`],
+  ];
+  const visit = await open('/', { javaScript: false });
+  const { page } = visit;
+  for (const [what, query, path] of cases) {
+    await page.goto(`${base}/`);
+    await page.fill('#q', query);
+    const [response] = await Promise.all([page.waitForNavigation(), page.press('#q', 'Enter')]);
+    t.equal(new URL(page.url()).pathname, path, `${what} → ${path}`);
+    t.equal(response?.status(), 200, `${what}: the page answers`);
+  }
+  t.same(visit.problems, []);
+  await visit.context.close();
+
+  const unknown = await open(`/search?q=${'AB'.repeat(32)}`, { status: 404 });
+  t.match(await text(unknown.page, 'main'), 'No transaction, ledger, NFT or amendment with the id');
+  await audit(t, unknown, 'search-not-found');
+  const refused = await open('/search?q=hello', { status: 400 });
+  t.match(await text(refused.page, 'main'), 'The search box takes:');
+  await audit(t, refused, 'search-refused');
+});
+
+t.test('errors are pages in the site’s look: 404, 400 and 503', async (t) => {
+  const missing = await open(`/tx/${'0'.repeat(64)}`, { status: 404 });
+  t.equal(await text(missing.page, 'h1'), 'Not found');
+  await audit(t, missing, '404');
+  const malformed = await open('/account/not-an-address', { status: 400 });
+  t.match(await text(malformed.page, 'main'), '“not-an-address” is not an XRP Ledger account address.');
+  await audit(t, malformed, '400');
+  // The same site in front of an engine that cannot be reached.
+  const down: Config = { ...target.config, es: { ...target.config.es, url: 'http://127.0.0.1:9' } };
+  const client = createEngineClient(down);
+  t.teardown(() => client.close());
+  const downBase = await listenForTest(
+    t,
+    siteApp({ config: down, client, logger: createLogger('site', 'silent') }).callback(),
+  );
+  const unavailable = await open(`/ledger/${LEDGER}`, { origin: downBase, status: 503 });
+  t.equal(await text(unavailable.page, 'h1'), 'Temporarily unavailable');
+  t.ok((await fetch(`${downBase}/ledger/${LEDGER}`)).headers.get('retry-after'), 'with Retry-After');
+  await audit(t, unavailable, '503');
+});
+
+t.test('every link the pages rendered answers 200', async (t) => {
+  const urls = [...links.keys()];
+  t.ok(urls.length > 100, `${urls.length} distinct links`);
+  const failures: string[] = [];
+  for (let i = 0; i < urls.length; i += 8) {
+    await Promise.all(
+      urls.slice(i, i + 8).map(async (url) => {
+        const response = await fetch(url, { redirect: 'manual' });
+        await response.arrayBuffer();
+        if (response.status !== 200) failures.push(`${response.status} ${url} (on ${links.get(url)})`);
+      }),
+    );
+  }
+  t.same(failures, []);
+});

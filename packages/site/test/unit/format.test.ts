@@ -1,0 +1,68 @@
+import t from 'tap';
+import {
+  amountText,
+  amountView,
+  feeText,
+  formatChange,
+  formatTime,
+  formatValue,
+  prettyJson,
+  shortHash,
+  xrpOfDrops,
+} from '../../src/model/format.js';
+
+t.test('amounts in every XRPL form', async (t) => {
+  t.same(amountView('12677660'), { value: '12.67766', code: 'XRP', currency: 'XRP', native: true });
+  t.same(
+    amountView({
+      currency: '785354494B000000000000000000000000000000',
+      issuer: 'rJNV9i4Q6zvRhpE2zjxgkvff3eGHQohZht',
+      value: '12136',
+    }),
+    {
+      value: '12136',
+      code: 'xSTIK',
+      currency: '785354494B000000000000000000000000000000',
+      native: false,
+      issuer: 'rJNV9i4Q6zvRhpE2zjxgkvff3eGHQohZht',
+      token: '785354494B000000000000000000000000000000.rJNV9i4Q6zvRhpE2zjxgkvff3eGHQohZht',
+    },
+  );
+  // An AMM pool's Asset: an Issue without value.
+  t.match(amountView({ currency: 'XRP' }), { value: '', code: 'XRP', native: true });
+  t.match(amountView({ mpt_issuance_id: '0000012FFD9EE5DA93AC614B4DB94D7E0FCE415CA51BED47', value: '10000' }), {
+    code: 'MPT',
+    mpt: '0000012FFD9EE5DA93AC614B4DB94D7E0FCE415CA51BED47',
+  });
+  t.equal(amountView('unavailable'), undefined);
+  t.equal(amountView(null), undefined);
+  t.equal(amountText(amountView({ currency: 'USD', issuer: 'rIssuer', value: '12.5' })!), '12.5 USD.rIssuer');
+  t.equal(amountText(amountView('1000000000')!), '1,000 XRP');
+});
+
+t.test('numbers are grouped, never rounded', async (t) => {
+  t.equal(formatValue('1234567.891'), '1,234,567.891');
+  t.equal(formatValue('-0.000012'), '-0.000012');
+  t.equal(formatValue('1e-81'), '1e-81');
+  t.equal(formatValue('99986441776.131104'), '99,986,441,776.131104');
+  t.equal(formatValue(1e6), '1,000,000');
+  t.equal(formatValue('abc'), 'abc');
+  t.equal(formatChange('12.5'), '+12.5');
+  t.equal(formatChange('-12.5'), '-12.5');
+  t.equal(xrpOfDrops('12'), '0.000012');
+  t.equal(feeText('150000'), '0.15');
+  t.equal(feeText(12), '0.000012');
+  t.equal(feeText(undefined), '');
+});
+
+t.test('hashes, times and JSON for reading', async (t) => {
+  t.equal(shortHash('B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E'), 'B0DAF34D…C71E505E');
+  t.equal(shortHash('C4F66AFE00000000'), 'C4F66AFE00000000');
+  t.equal(formatTime('2023-10-16T13:05:41.000Z'), '2023-10-16 13:05:41 UTC');
+  t.equal(formatTime(null), '');
+  // A ledger's total_coins is a BigInt above 2^53: written exactly, as the API writes it.
+  t.equal(
+    prettyJson({ total_coins: 99986441776131104n, n: 'x' }),
+    '{\n  "total_coins": 99986441776131104,\n  "n": "x"\n}',
+  );
+});
