@@ -6,6 +6,8 @@ import { siteAssets } from './assets.js';
 import { mountPages, renderErrors } from './page.js';
 import { accountPage } from './pages/account.js';
 import { amendmentPage } from './pages/amendment.js';
+import { ammPage } from './pages/amm.js';
+import { amendmentsPage, ammsPage, ledgersPage, tokensPage, validatorsPage } from './pages/lists.js';
 import { homePage } from './pages/home.js';
 import { ledgerPage } from './pages/ledger.js';
 import { nftPage } from './pages/nft.js';
@@ -51,8 +53,14 @@ export const siteMiddleware: SiteMount = ({ config, engine, logger, limiter }) =
     nftPage(engine, chrome),
     validatorPage(engine, chrome),
     amendmentPage(engine, chrome),
+    ammPage(engine, chrome),
+    ledgersPage(engine, chrome),
+    tokensPage(engine, chrome),
+    ammsPage(engine, chrome),
+    validatorsPage(engine, chrome),
+    amendmentsPage(engine, chrome),
   ]);
-  mountSearch(router, engine);
+  mountSearch(router, engine, chrome);
   const serveAsset: Step = async (ctx, next) => {
     const asset = [assets.stylesheet, assets.icon].find((a) => a.path === ctx.path);
     if (asset === undefined || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();

@@ -16,6 +16,16 @@ export function buildAmmOfAccountQuery(ammAccount: string): estypes.SearchReques
   return { query: liveObjects('AMM', { term: { Account: ammAccount } }), size: 1 };
 }
 
+/** The live AMM entries of any of these accounts (at most one each): which accounts are pools (pure). */
+export function buildAmmOfAccountsQuery(accounts: readonly string[]): estypes.SearchRequest {
+  return {
+    query: liveObjects('AMM', { terms: { Account: [...accounts] } }),
+    _source: ['Account', 'Asset', 'Asset2'],
+    size: accounts.length,
+    track_total_hits: false,
+  };
+}
+
 /** The AMM account's trust lines to the issuers of its pool's tokens (pure). */
 export function buildAmmLinesQuery(ammAccount: string, issuers: readonly string[]): estypes.SearchRequest {
   return {

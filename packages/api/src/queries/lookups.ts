@@ -28,6 +28,22 @@ export function buildLedgerTxQuery(ledgerIndex: number): estypes.SearchRequest {
   };
 }
 
+/**
+ * A page of ledger headers, newest first, each below `before` when given (pure): the website's
+ * ledger list pages with the last index it showed.
+ */
+export function buildLedgerPageQuery(
+  before: number | undefined,
+  size: number,
+): estypes.SearchRequest & { size: number } {
+  return {
+    query: before === undefined ? { match_all: {} } : { range: { ledger_index: { lt: before } } },
+    sort: [{ ledger_index: { order: 'desc' } }],
+    size,
+    track_total_hits: false,
+  };
+}
+
 /** The newest ledgers (pure). */
 export function buildLatestLedgersQuery(count: number): estypes.SearchRequest & { size: number } {
   return {

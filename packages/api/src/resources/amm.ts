@@ -1,7 +1,12 @@
 import { NotFoundError } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
-import { buildAmmLinesQuery, buildAmmOfAccountQuery, buildAmmPoolsQuery } from '../queries/amm.js';
+import {
+  buildAmmLinesQuery,
+  buildAmmOfAccountQuery,
+  buildAmmOfAccountsQuery,
+  buildAmmPoolsQuery,
+} from '../queries/amm.js';
 import { issueOf, poolSide, shapeAmmInfo, shapeAmmPool, xrpOf, type PoolSide } from '../shapers/amm.js';
 import { latestLedger } from './ledgers.js';
 
@@ -48,4 +53,23 @@ export async function ammInfo(engine: Engine, account: string): Promise<Json> {
   ];
   // rippled computes the slot's interval at the ledger's parent close time.
   return shapeAmmInfo(amm, side1, side2, latest.parent_close_time ?? latest.close_time);
+}
+
+/**
+ * Which of these accounts are AMM pools, with their two assets (an AMM account's address names no
+ * pool by itself; its AMM entry does): one search over the live AMM entries.
+ */
+export async function ammAssetsOf(
+  engine: Engine,
+  accounts: Iterable<string>,
+): Promise<Map<string, { Asset: unknown; Asset2: unknown }>> {
+  const wanted = [...new Set(accounts)];
+  const pools = new Map<string, { Asset: unknown; Asset2: unknown }>();
+  if (wanted.length === 0) return pools;
+  const found = await engine.search<Json>('objects', buildAmmOfAccountsQuery(wanted));
+  for (const hit of found.hits.hits) {
+    const amm = hit._source;
+    if (typeof amm?.Account === 'string') pools.set(amm.Account, { Asset: amm.Asset, Asset2: amm.Asset2 });
+  }
+  return pools;
 }

@@ -2,7 +2,12 @@ import { NotFoundError } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
-import { buildLatestLedgersQuery, buildLedgerAtQuery, buildLedgerTxQuery } from '../queries/lookups.js';
+import {
+  buildLatestLedgersQuery,
+  buildLedgerAtQuery,
+  buildLedgerPageQuery,
+  buildLedgerTxQuery,
+} from '../queries/lookups.js';
 import { shapeLatestLedgers, shapeLedger } from '../shapers/ledger.js';
 import { shapeTransactions } from '../shapers/transaction.js';
 
@@ -49,6 +54,25 @@ export function oldestLedger(engine: Engine): Promise<number> {
     });
     return (found.aggregations?.oldest as { value?: number | null } | undefined)?.value ?? 0;
   });
+}
+
+/**
+ * Ledger headers newest first, `limit` of them below `before` (all when not given), and the index
+ * the next page starts below (null on the oldest page): only the ranges holding them are read.
+ */
+export async function ledgerList(
+  engine: Engine,
+  { before, limit }: { before?: number | undefined; limit: number },
+): Promise<{ ledgers: Json[]; next: number | null }> {
+  const found = await engine.searchByLedger<Json>(
+    'ledgers',
+    buildLedgerPageQuery(before, limit + 1),
+    before === undefined ? {} : { lte: before - 1 },
+  );
+  const docs = found.map((h) => h._source ?? {});
+  const ledgers = docs.slice(0, limit).map((doc) => shapeLedger(doc, { withDestroyed: true }));
+  const last = ledgers.at(-1)?.ledger_index;
+  return { ledgers, next: docs.length > limit && typeof last === 'number' ? last : null };
 }
 
 /** GET /ledgers: the last 10 ledgers closed. */

@@ -118,3 +118,24 @@ export function prettyJson(value: unknown): string {
   const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${BIGINT}${v.toString()}` : v), 2);
   return (text ?? 'null').replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
 }
+
+/**
+ * A measured figure for reading (a price, a market cap, a supply): `digits` significant digits,
+ * never fewer than its whole part, thousands grouped: 10.964912241827428 → "10.9649",
+ * 2306877.3547648062 → "2,306,877", 0.000012345678 → "0.0000123457" (pure). The exact value goes
+ * in the element's title.
+ */
+export function formatSignificant(value: string | number, digits = 6): string {
+  const number = decimal(value);
+  if (number === undefined) return String(value);
+  if (number.isZero()) return '0';
+  const whole = number.abs().integerValue(BigNumber.ROUND_DOWN).toFixed().length;
+  const rounded = number.precision(number.abs().gte(1) ? Math.max(digits, whole) : digits);
+  return formatValue(rounded.toFixed());
+}
+
+/** A token score (0 to 1) to 3 decimals (pure). */
+export function formatScore(value: unknown): string {
+  const number = decimal(value);
+  return number === undefined ? '' : number.toFixed(3);
+}

@@ -10,6 +10,7 @@ export const ledgerHref = (indexOrHash: number | string): string => `/ledger/${i
 export const nftHref = (id: string): string => `/nft/${id}`;
 export const validatorHref = (key: string): string => `/validator/${key}`;
 export const amendmentHref = (id: string): string => `/amendment/${id}`;
+export const ammHref = (account: string): string => `/amm/${account}`;
 
 const PATH_CODE = /^[^\s/\\?#%.]{3,40}$/u;
 

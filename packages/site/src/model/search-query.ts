@@ -8,10 +8,15 @@ import { accountHref, ledgerHref, tokenHref, txHref, validatorHref } from './lin
  *   CODE.ISSUER token, a validator key): go there, the page answers 404 if it is not indexed;
  * - `hex64`: 64 hex digits are a transaction hash, a ledger hash, an NFT id or an amendment id
  *   alike, and only looking them up tells which;
- * - `invalid`: no id has that form; `reason` says why, for the 400 page.
+ * - `text`: no id has that form: a name, a domain, a token code or an amendment name, looked up;
+ * - `invalid`: an id's form, but not a valid one (a checksum, a ledger out of bounds); `reason`
+ *   says why, for the 400 page.
  */
 export type SearchQuery =
-  { kind: 'page'; path: string; what: string } | { kind: 'hex64'; id: string } | { kind: 'invalid'; reason: string };
+  | { kind: 'page'; path: string; what: string }
+  | { kind: 'hex64'; id: string }
+  | { kind: 'text'; text: string; domain: boolean }
+  | { kind: 'invalid'; reason: string };
 
 const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
 const ADDRESS = new RegExp(`^r${BASE58}{24,34}$`);
@@ -19,6 +24,12 @@ const PUBLIC_KEY = new RegExp(`^n${BASE58}{1,52}$`);
 const CTID = /^[Cc][0-9A-Fa-f]{15}$/;
 const HEX64 = /^[0-9A-Fa-f]{64}$/;
 const DIGITS = /^\d{1,10}$/;
+/** A ledger number written with thousands separators: "94,084,608", "94 084 608", "94.084.608", "94'084'608". */
+const GROUPED = /^\d{1,3}(?:([,.' \u00A0\u202F_])\d{3})(?:\1\d{3}){0,2}$/;
+/** What a domain looks like: labels of letters, digits and hyphens, with a dot. */
+const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+/** The longest text looked up by name. */
+export const TEXT_MAX = 80;
 const TOKEN = new RegExp(`^([^\\u0000-\\u001F\\u007F]{3,40})\\.(r${BASE58}{24,34})$`);
 
 /** The forms the search box takes, for the page that explains a refusal. */
@@ -29,6 +40,7 @@ export const SEARCH_FORMS = [
   'a token as CODE.ISSUER (USD.r…)',
   'an NFT id or an amendment id (64 hex digits)',
   'a validator public key (n…)',
+  'a name (Bitstamp), a domain (ripplefox.com), a token code (RLUSD) or an amendment name (AMM)',
 ] as const;
 
 export function classifySearch(raw: string): SearchQuery {
@@ -41,8 +53,9 @@ export function classifySearch(raw: string): SearchQuery {
   }
   if (CTID.test(q)) return { kind: 'page', path: txHref(q.toUpperCase()), what: 'transaction' };
   if (HEX64.test(q)) return { kind: 'hex64', id: q.toUpperCase() };
-  if (DIGITS.test(q)) {
-    const index = Number(q);
+  const digits = DIGITS.test(q) ? q : GROUPED.test(q) ? q.replace(/\D/g, '') : undefined;
+  if (digits !== undefined) {
+    const index = Number(digits);
     return index >= LEDGER_INDEX_MIN && index <= LEDGER_INDEX_MAX
       ? { kind: 'page', path: ledgerHref(index), what: 'ledger' }
       : {
@@ -58,8 +71,10 @@ export function classifySearch(raw: string): SearchQuery {
       : { kind: 'invalid', reason: `The issuer ${issuer} of ${q} is not a valid address.` };
   }
   if (PUBLIC_KEY.test(q)) return { kind: 'page', path: validatorHref(q), what: 'validator' };
-  return {
-    kind: 'invalid',
-    reason: `“${q.length > 80 ? `${q.slice(0, 80)}…` : q}” is none of the ids the search takes.`,
-  };
+  if (q.length > TEXT_MAX)
+    return {
+      kind: 'invalid',
+      reason: `“${q.slice(0, TEXT_MAX)}…” is longer than any name, domain or code (${TEXT_MAX} characters at most) and none of the ids the search takes.`,
+    };
+  return { kind: 'text', text: q.replace(/\s+/g, ' '), domain: DOMAIN.test(q) };
 }

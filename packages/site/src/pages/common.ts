@@ -2,8 +2,10 @@ import { DataNotReadyError, NotFoundError } from '@xle/core';
 import { tokenId } from '@xle/documents';
 import type { Engine } from '@xle/api/engine';
 import { knownAccounts } from '@xle/api/resources/accounts';
+import { ammAssetsOf } from '@xle/api/resources/amm';
 import { knownTokenIds } from '@xle/api/resources/tokens';
 import { indexedTransactions } from '@xle/api/resources/transactions';
+import { poolName } from '../model/amm.js';
 import type { LinkContext } from '../views/parts.js';
 
 /**
@@ -43,6 +45,20 @@ export function namesIn(...answers: unknown[]): Map<string, string> {
         names.set(record.account, name);
     });
   return names;
+}
+
+/** At most this many addresses of a page are checked for being AMM pools (one terms query). */
+const POOL_CHECKS = 1024;
+
+/** Every address an answer names, in any field, up to POOL_CHECKS of them. */
+export function addressesIn(...answers: unknown[]): Set<string> {
+  const found = new Set<string>();
+  for (const answer of answers)
+    walk(answer, (record) => {
+      for (const value of Object.values(record))
+        if (typeof value === 'string' && found.size < POOL_CHECKS && ADDRESS.test(value)) found.add(value);
+    });
+  return found;
 }
 
 /** Every token id an answer names: amounts (`{currency, issuer}`) and held or issued balances. */
@@ -85,15 +101,19 @@ export async function linkContext(
   const tokens = tokensIn(...answers);
   for (const id of checks.tokens ?? []) tokens.add(id);
   const accounts = [...new Set(checks.accounts ?? [])];
-  const [knownTokens, txs, known] = await Promise.all([
+  const named = addressesIn(...answers);
+  for (const account of accounts) if (named.size < POOL_CHECKS) named.add(account);
+  const [knownTokens, txs, known, amms] = await Promise.all([
     knownTokenIds(engine, tokens),
     indexedTransactions(engine, checks.txs ?? []),
     knownAccounts(engine, accounts),
+    ammAssetsOf(engine, named),
   ]);
   return {
     names: namesIn(...answers),
     tokens: knownTokens,
     txs,
     unknownAccounts: new Set(accounts.filter((a) => !known.has(a))),
+    pools: new Map([...amms].map(([account, amm]) => [account, poolName(amm.Asset, amm.Asset2)])),
   };
 }

@@ -12,15 +12,28 @@ export interface LayoutProps {
   chrome: SiteChrome;
   title: string;
   /** The text the search box shows (the query on a search's error page). */
-  query?: string;
+  query?: string | undefined;
+  /** The list page this page is (its menu entry is marked as the current page). */
+  section?: SectionPath | undefined;
   children: ComponentChildren;
 }
+
+/** The list pages of the site's menu, in its order. */
+export const SECTIONS = [
+  { path: '/ledgers', label: 'Ledgers' },
+  { path: '/tokens', label: 'Tokens' },
+  { path: '/amms', label: 'AMM pools' },
+  { path: '/validators', label: 'Validators' },
+  { path: '/amendments', label: 'Amendments' },
+] as const;
+
+export type SectionPath = (typeof SECTIONS)[number]['path'];
 
 /**
  * The page frame: one stylesheet, no script, no font or anything else from elsewhere; a header
  * with the one search box (a plain GET form, so it works without JavaScript) on every page.
  */
-export function Layout({ chrome, title, query, children }: LayoutProps) {
+export function Layout({ chrome, title, query, section, children }: LayoutProps) {
   const site = chrome.network === 'mainnet' ? 'XRPL Explorer' : 'XRPL Explorer (testnet)';
   return (
     <html lang="en">
@@ -42,16 +55,27 @@ export function Layout({ chrome, title, query, children }: LayoutProps) {
               XRPL Explorer
             </a>
             <span class={`network ${chrome.network}`}>{chrome.network}</span>
+            <nav class="site-nav" aria-label="Sections">
+              <ul>
+                {SECTIONS.map((s) => (
+                  <li>
+                    <a href={s.path} aria-current={s.path === section ? 'page' : undefined}>
+                      {s.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
             <form class="search" action="/search" method="get" role="search">
               <label for="q" class="visually-hidden">
-                Search by address, transaction, ledger, token, NFT, validator or amendment
+                Search by address, name, domain, token code, transaction, ledger, NFT, validator or amendment
               </label>
               <input
                 id="q"
                 name="q"
                 type="search"
                 value={query ?? ''}
-                placeholder="Address, tx hash or ctid, ledger, CODE.ISSUER, NFT, validator, amendment"
+                placeholder="Address, name, domain, token, tx hash or ctid, ledger, NFT, validator, amendment"
                 autocomplete="off"
                 spellcheck={false}
                 maxlength={200}

@@ -1,5 +1,15 @@
 import type { ComponentChildren } from 'preact';
-import { amountText, formatTime, formatValue, prettyJson, shortHash, type AmountView } from '../model/format.js';
+import {
+  amountText,
+  amountView,
+  formatSignificant,
+  formatTime,
+  formatValue,
+  prettyJson,
+  shortHash,
+  type AmountView,
+} from '../model/format.js';
+import { shortAddress } from '../model/amm.js';
 import { accountHref, amendmentHref, ledgerHref, nftHref, tokenHref, txHref, validatorHref } from '../model/links.js';
 import type { Segment } from '../model/summary.js';
 
@@ -24,6 +34,8 @@ export interface LinkContext {
    * no trust line (a regular key never used, an NFT issuer outside the indexed ledgers).
    */
   unknownAccounts: ReadonlySet<string>;
+  /** AMM accounts the page names, by address: their pool's name ("XRP/PONGO"). */
+  pools?: ReadonlyMap<string, string>;
 }
 
 export const NO_LINKS: LinkContext = {
@@ -31,15 +43,40 @@ export const NO_LINKS: LinkContext = {
   tokens: new Set(),
   txs: new Set(),
   unknownAccounts: new Set(),
+  pools: new Map(),
 };
 
+/**
+ * An address as text: whole on a wide screen, shortened in the middle on a phone ("rpgtb…NSLtf",
+ * the whole address in the title); `short` shortens it on every screen. Whichever form is shown
+ * is the one assistive technology reads (the other is not displayed).
+ */
+export function AddressText({ address, short = false }: { address: string; short?: boolean }) {
+  const brief = shortAddress(address);
+  if (short || brief === address)
+    return (
+      <span class="mono" title={brief === address ? undefined : address}>
+        {brief}
+      </span>
+    );
+  return (
+    <span class="mono address">
+      <span class="address-full">{address}</span>
+      <span class="address-short" title={address}>
+        {brief}
+      </span>
+    </span>
+  );
+}
+
 /** An address with its label, linked to its page (unless the indexed data knows it not). */
-export function AccountLink({ address, ctx }: { address: string; ctx?: LinkContext }) {
-  const name = ctx?.names.get(address);
+export function AccountLink({ address, ctx, short = false }: { address: string; ctx?: LinkContext; short?: boolean }) {
+  const pool = ctx?.pools?.get(address);
+  const name = ctx?.names.get(address) ?? (pool === undefined ? undefined : `AMM ${pool}`);
   const content = (
     <>
       {name === undefined ? null : <span class="label">{name} </span>}
-      <span class="mono">{address}</span>
+      <AddressText address={address} short={short} />
     </>
   );
   return ctx?.unknownAccounts.has(address) === true ? (
@@ -47,10 +84,17 @@ export function AccountLink({ address, ctx }: { address: string; ctx?: LinkConte
       {content}
     </span>
   ) : (
-    <a class="account" href={accountHref(address)}>
+    <a class="account" href={accountHref(address)} title={address}>
       {content}
     </a>
   );
+}
+
+/** An AMM asset or any Issue ({currency, issuer}) by its code, the issuer named and linked. */
+export function IssueName({ issue, ctx }: { issue: unknown; ctx: LinkContext }) {
+  const view = amountView(typeof issue === 'object' && issue !== null ? { ...issue, value: '' } : issue);
+  if (view === undefined) return <span class="muted">—</span>;
+  return <Amount amount={{ ...view, value: '' }} ctx={ctx} />;
 }
 
 export function TxLink({ hash, full = false }: { hash: string; full?: boolean }) {
@@ -84,10 +128,10 @@ export function NftLink({ id, full = false }: { id: string; full?: boolean }) {
   );
 }
 
-export function ValidatorLink({ keyText }: { keyText: string }) {
+export function ValidatorLink({ keyText, short = false }: { keyText: string; short?: boolean }) {
   return (
-    <a class="mono" href={validatorHref(keyText)}>
-      {keyText}
+    <a href={validatorHref(keyText)} title={keyText}>
+      <AddressText address={keyText} short={short} />
     </a>
   );
 }
@@ -129,11 +173,25 @@ export function Amount({ amount, ctx }: { amount: AmountView; ctx: LinkContext }
         {amount.mpt === undefined ? amount.code : `MPT ${shortHash(amount.mpt)}`}
       </span>
     );
+  const pool = ctx.pools?.get(amount.issuer);
+  const code = pool !== undefined && amount.code === 'LP' ? `LP ${pool}` : amount.code;
   return (
     <span class="amount">
       {value}
-      <TokenName code={amount.code} currency={amount.currency} issuer={amount.issuer} token={amount.token} ctx={ctx} />
+      <TokenName code={code} currency={amount.currency} issuer={amount.issuer} token={amount.token} ctx={ctx} />
     </span>
+  );
+}
+
+/** A measured figure rounded for reading, its exact value in the title (shown on hover and read by assistive technology on focus). */
+export function Rounded({ value, digits, suffix = '' }: { value: unknown; digits?: number; suffix?: string }) {
+  if (typeof value !== 'string' && typeof value !== 'number') return <span class="muted">—</span>;
+  const exact = String(value);
+  const shown = formatSignificant(exact, digits);
+  return (
+    <span
+      title={shown === formatValue(exact) ? undefined : `${formatValue(exact)}${suffix}`}
+    >{`${shown}${suffix}`}</span>
   );
 }
 

@@ -1,0 +1,40 @@
+import { h } from 'preact';
+import Type from 'typebox';
+import type { Engine } from '@xle/api/engine';
+import { ammAssetsOf, ammInfo } from '@xle/api/resources/amm';
+import { accountTransactions } from '@xle/api/resources/transactions';
+import { AccountParam } from '@xle/api/schemas/params';
+import { definePage, type AnyPage } from '../page.js';
+import { AmmPage, type AmmProps } from '../views/amm.js';
+import type { SiteChrome } from '../views/layout.js';
+import { linkContext } from './common.js';
+
+/** Transactions of the pool shown on its page. */
+const POOL_TRANSACTIONS = 25;
+
+/** An AMM pool: amm_info, its entry's assets, and the pool account's newest transactions. */
+export async function loadAmm(engine: Engine, account: string): Promise<AmmProps> {
+  const [amm, assets, transactions] = await Promise.all([
+    ammInfo(engine, account),
+    ammAssetsOf(engine, [account]),
+    accountTransactions(engine, account, { limit: POOL_TRANSACTIONS }),
+  ]);
+  const listed = (transactions.transactions ?? []) as AmmProps['transactions'];
+  return {
+    amm,
+    assets: assets.get(account) ?? { Asset: undefined, Asset2: undefined },
+    transactions: listed,
+    ctx: await linkContext(engine, [amm, listed]),
+  };
+}
+
+/** `/amm/{AMM_ACCOUNT}`: the pool whose AMM account this is (404 for an account that is not one). */
+export function ammPage(engine: Engine, chrome: SiteChrome): AnyPage {
+  return definePage({
+    path: '/amm/:AMM_ACCOUNT',
+    params: Type.Object({ AMM_ACCOUNT: AccountParam }),
+    names: { AMM_ACCOUNT: 'an AMM account address' },
+    cache: 'latest',
+    render: async ({ params }) => h(AmmPage, { chrome, props: await loadAmm(engine, params.AMM_ACCOUNT) }),
+  });
+}
