@@ -1,3 +1,4 @@
+import BigNumber from 'bignumber.js';
 import { decodeCurrency, rawBalanceChanges, tokenId } from '@xle/documents';
 
 /** One balance of one account that a transaction changed. */
@@ -12,6 +13,11 @@ export interface BalanceChange {
   token?: string;
   /** Signed exact change: positive when the account gained. */
   value: string;
+  /**
+   * This side of the trust line is the issuer's (it owes the token: its balance is below zero,
+   * before or after): its change mirrors its holder's, and a page may fold it.
+   */
+  issuing?: boolean;
 }
 
 export interface AccountBalanceChanges {
@@ -36,6 +42,10 @@ export function balanceChanges(meta: unknown): AccountBalanceChanges[] {
         : { currency: raw.currency, code: decodeCurrency(raw.currency), counterparty: raw.issuer, value: raw.value };
     const token = raw.issuer === undefined ? undefined : tokenId(raw.currency, raw.issuer);
     if (token !== undefined) change.token = token;
+    if (raw.issuer !== undefined) {
+      const after = new BigNumber(raw.balance);
+      if (after.isNegative() || after.minus(raw.value).isNegative()) change.issuing = true;
+    }
     const list = byAccount.get(raw.account) ?? [];
     list.push(change);
     byAccount.set(raw.account, list);

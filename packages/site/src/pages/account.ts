@@ -171,11 +171,11 @@ export async function loadAccount(
     hash: String(tx.hash),
     ledger_index: Number(tx.ledger_index),
   }));
-  const [ctx, effects, balanceChart] = await Promise.all([
+  const [links, effects, balanceChart] = await Promise.all([
     linkContext(engine, [info, assets, orders, escrows, ancestry, activations, transactions], {
       tokens: own,
       txs: named,
-      accounts: stateAccounts,
+      accounts: [...stateAccounts, address],
     }),
     transactionEffects(engine, address, listed),
     loadChart(engine, address, chart, assets),
@@ -196,7 +196,7 @@ export async function loadAccount(
     effects,
     chart: balanceChart,
     filters,
-    ctx,
+    ctx: { ...links, self: address },
   };
 }
 

@@ -5,11 +5,26 @@ import type { Engine } from '@xle/api/engine';
 import { requireDataSet } from '@xle/api/data-set-gate';
 import { amendmentList, VALIDATORS_DATA_SET } from '@xle/api/resources/data-sets';
 import { validatorInfo, validatorRegistry, validatorReports } from '@xle/api/resources/validators';
+import { decodeNodePublic } from 'xrpl';
 import { PublicKeyParam } from '@xle/api/schemas/params';
 import { definePage, type AnyPage } from '../page.js';
 import type { SiteChrome } from '../views/layout.js';
 import { ValidatorPage, type ValidatorProps } from '../views/validator.js';
 import { optional } from './common.js';
+
+/** A node public key whose checksum holds: a key mistyped by a letter is a 400, not a 404. */
+const ValidatorKeyParam = Type.Refine(
+  PublicKeyParam,
+  (key) => {
+    try {
+      decodeNodePublic(key);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  () => 'its checksum is wrong (a letter mistyped or missing)',
+);
 
 /** A validator: its agreement, daily reports, registry entry (version, votes) and the amendments it votes for. */
 export async function loadValidator(engine: Engine, key: string): Promise<ValidatorProps> {
@@ -29,7 +44,7 @@ export async function loadValidator(engine: Engine, key: string): Promise<Valida
 export function validatorPage(engine: Engine, chrome: SiteChrome): AnyPage {
   return definePage({
     path: '/validator/:KEY',
-    params: Type.Object({ KEY: PublicKeyParam }),
+    params: Type.Object({ KEY: ValidatorKeyParam }),
     names: { KEY: 'a validator public key' },
     cache: 'data-set',
     render: async ({ params }) => h(ValidatorPage, { chrome, props: await loadValidator(engine, params.KEY) }),

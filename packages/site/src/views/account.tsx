@@ -1,7 +1,7 @@
 import BigNumber from 'bignumber.js';
 import { decodeCurrency, decodeHexText, rippleTimeToIso, tokenId, type Json } from '@xle/documents';
 import { amountView, decimal, formatCount, formatValue, xrpOfDrops } from '../model/format.js';
-import { accountHref, ledgerHref, tokenHref } from '../model/links.js';
+import { accountHref, ammHref, ledgerHref, tokenHref } from '../model/links.js';
 import { Layout, type SiteChrome } from './layout.js';
 import {
   AccountLink,
@@ -182,19 +182,24 @@ function Holdings({ props }: { props: AccountProps }) {
       {props.obligations.length === 0 ? null : (
         <>
           <h3>Tokens it issued</h3>
-          <Table caption="Tokens issued" head={['Token', 'Outstanding']}>
+          <Table caption="Tokens issued" head={['Token', 'Outstanding']} cards>
             {props.obligations.map((o) => {
               const id = tokenId(String(o.currency), address);
+              const code = decodeCurrency(String(o.currency));
+              const pool = ctx.pools?.get(address);
+              const name = code === 'LP' && pool !== undefined ? `LP ${pool}` : code;
               return (
                 <tr>
-                  <td>
+                  <td data-label="Token">
                     {id !== undefined && ctx.tokens.has(id) ? (
-                      <a href={tokenHref(String(o.currency), address)}>{String(o.currency)}</a>
+                      <a href={tokenHref(String(o.currency), address)}>{name}</a>
                     ) : (
-                      String(o.currency)
+                      name
                     )}
                   </td>
-                  <td class="num">{formatValue(String(o.value))}</td>
+                  <td data-label="Outstanding" class="num">
+                    {formatValue(String(o.value))}
+                  </td>
                 </tr>
               );
             })}
@@ -208,6 +213,7 @@ function Holdings({ props }: { props: AccountProps }) {
         <Table
           caption="Trust lines"
           head={['Counterparty', 'Currency', 'Balance', 'Its limit', 'Peer’s limit', 'Flags']}
+          cards
         >
           {props.lines.map((l) => {
             const flags = [
@@ -220,16 +226,22 @@ function Holdings({ props }: { props: AccountProps }) {
             ].filter(Boolean);
             return (
               <tr>
-                <td>
+                <td data-label="Counterparty">
                   <AccountLink address={String(l.account)} ctx={ctx} />
                 </td>
-                <td>
+                <td data-label="Currency">
                   <LineCurrency currency={String(l.currency)} peer={String(l.account)} self={props.address} ctx={ctx} />
                 </td>
-                <td class="num">{formatValue(String(l.balance))}</td>
-                <td class="num">{formatValue(String(l.limit))}</td>
-                <td class="num">{formatValue(String(l.limit_peer))}</td>
-                <td>{flags.join(', ')}</td>
+                <td data-label="Balance" class="num">
+                  <LineBalance balance={String(l.balance)} />
+                </td>
+                <td data-label="Its limit" class="num">
+                  {formatValue(String(l.limit))}
+                </td>
+                <td data-label="Peer’s limit" class="num">
+                  {formatValue(String(l.limit_peer))}
+                </td>
+                <td data-label="Flags">{flags.join(', ')}</td>
               </tr>
             );
           })}
@@ -237,6 +249,20 @@ function Holdings({ props }: { props: AccountProps }) {
       )}
     </>
   );
+}
+
+/**
+ * A trust line's balance as a holder reads it: what this account holds of the peer's token, or
+ * (the account issuing) what the peer holds of its own, both positive and said which.
+ */
+function LineBalance({ balance }: { balance: string }) {
+  if (balance.startsWith('-'))
+    return (
+      <span title={`${formatValue(balance)} from this account’s side: it owes this to the peer`}>
+        {formatValue(balance.slice(1))} <span class="muted">held by the peer</span>
+      </span>
+    );
+  return <>{formatValue(balance)}</>;
 }
 
 /** A trust line's currency, linked to the token's page of whichever side issues it. */
@@ -534,12 +560,22 @@ function BalanceChart({ address, chart }: { address: string; chart: BalanceChart
 
 export function AccountPage({ chrome, props }: { chrome: SiteChrome; props: AccountProps }) {
   const name = props.ctx.names.get(props.address);
+  const pool = props.ctx.pools?.get(props.address);
   return (
     <Layout chrome={chrome} title={`Account ${props.address}`}>
       <h1>
-        <span class="kicker">Account{name === undefined ? '' : ` · ${name}`}</span>
+        <span class="kicker">
+          {pool === undefined ? 'Account' : 'AMM pool account'}
+          {name === undefined ? '' : ` · ${name}`}
+        </span>
         <span class="mono">{props.address}</span>
       </h1>
+      {pool === undefined ? null : (
+        <p class="notice">
+          This account is the automated market maker of the pool {pool}: see{' '}
+          <a href={ammHref(props.address)}>the pool’s page</a> for its assets, fee, auction slot and votes.
+        </p>
+      )}
       {props.info === undefined ? (
         <p class="notice">
           This account is not in the indexed state: it was deleted, or it was never created in the indexed ledgers. Its

@@ -36,6 +36,8 @@ export interface LinkContext {
   unknownAccounts: ReadonlySet<string>;
   /** AMM accounts the page names, by address: their pool's name ("XRP/PONGO"). */
   pools?: ReadonlyMap<string, string>;
+  /** The account whose page this is: its own tokens are named without their issuer. */
+  self?: string;
 }
 
 export const NO_LINKS: LinkContext = {
@@ -140,7 +142,11 @@ export function AmendmentLink({ id, name }: { id: string; name?: string | undefi
   return <a href={amendmentHref(id)}>{name ?? shortHash(id)}</a>;
 }
 
-/** A token's code, linked to its page when it has one, with its issuer linked to its account. */
+/**
+ * A token: its code, linked to its page when it has one, and its issuer (by name when labelled,
+ * its address shortened otherwise) in brackets, linked to its account; on the issuer's own page
+ * the code alone.
+ */
 export function TokenName({
   code,
   currency,
@@ -155,15 +161,28 @@ export function TokenName({
   ctx: LinkContext;
 }) {
   const known = token !== undefined && ctx.tokens.has(token);
+  const name = ctx.names.get(issuer);
   return (
     <span class="token">
-      {known ? <a href={tokenHref(currency, issuer)}>{code}</a> : <span>{code}</span>}.
-      <AccountLink address={issuer} ctx={ctx} />
+      {known ? <a href={tokenHref(currency, issuer)}>{code}</a> : <span>{code}</span>}
+      {ctx.self === issuer ? null : (
+        <span class="issuer">
+          {' ('}
+          {ctx.unknownAccounts.has(issuer) ? (
+            <span title={issuer}>{name ?? shortAddress(issuer)}</span>
+          ) : (
+            <a href={accountHref(issuer)} title={`Issued by ${issuer}`}>
+              {name ?? <span class="mono">{shortAddress(issuer)}</span>}
+            </a>
+          )}
+          {')'}
+        </span>
+      )}
     </span>
   );
 }
 
-/** "12.5 USD.rIssuer" with the token and the issuer linked; "12.5 XRP". */
+/** "12.5 USD (Bitstamp)" with the token and the issuer linked; "12.5 XRP". */
 export function Amount({ amount, ctx }: { amount: AmountView; ctx: LinkContext }) {
   const value = amount.value === '' ? null : <span class="value">{formatValue(amount.value)} </span>;
   if (amount.issuer === undefined)

@@ -1,10 +1,10 @@
 import BigNumber from 'bignumber.js';
 import type { Json } from '@xle/documents';
 import type { TokenHolder } from '@xle/api/shapers/token';
-import { decimal, formatCount, formatPercent, formatValue } from '../model/format.js';
+import { decimal, formatCount, formatPercent, formatScore, formatSignificant, formatValue } from '../model/format.js';
 import { HorizontalBars } from './charts.js';
 import { Layout, type SiteChrome } from './layout.js';
-import { AccountLink, Empty, Facts, RawJson, Section, Table, Time, YesNo, type LinkContext } from './parts.js';
+import { AccountLink, Empty, Facts, RawJson, Rounded, Section, Table, Time, YesNo, type LinkContext } from './parts.js';
 
 export interface TokenProps {
   /** GET /token/{CODE}.{ISSUER}. */
@@ -58,6 +58,22 @@ function Metadata({ label, meta }: { label: string; meta: Json | undefined }) {
   );
 }
 
+/**
+ * What each outcome of reading an issuer's xrp-ledger.toml means, for people: the recorded reason
+ * is for the operator (it may name a server's folder or address) and stays in the API's answer.
+ */
+const TOML_OUTCOMES: Readonly<Record<string, string>> = {
+  ok: 'read',
+  invalid_domain: 'the account’s Domain is not a domain name',
+  forbidden_address: 'the domain points at a private address, so it was not fetched',
+  not_found: 'no xrp-ledger.toml was found for this domain',
+  http_error: 'the domain’s server answered with an error',
+  too_large: 'the file is larger than the size allowed',
+  timeout: 'the domain’s server did not answer in time',
+  invalid: 'the file is not valid TOML',
+  unreachable: 'the domain could not be reached',
+};
+
 /** `/token/{CODE}.{ISSUER}`. */
 export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenProps }) {
   const { token, ctx } = props;
@@ -76,16 +92,16 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
       </h1>
       <Facts
         items={[
-          ['Score', formatValue(String(token.score ?? 0))],
+          ['Score', <span title={String(token.score ?? 0)}>{formatScore(token.score ?? 0)}</span>],
           ['Holders', formatCount(Number(metrics.holders ?? token.holders ?? 0))],
           ['Trust lines', formatCount(Number(metrics.trustlines ?? 0))],
-          ['Supply', `${formatValue(supply.toFixed())} ${code}`],
-          ['Price', `${formatValue(String(metrics.price ?? token.price ?? 0))} XRP`],
-          ['Market cap', `${formatValue(String(metrics.marketcap ?? token.marketcap ?? 0))} XRP`],
+          ['Supply', <Rounded value={supply.toFixed()} suffix={` ${code}`} />],
+          ['Price', <Rounded value={String(metrics.price ?? token.price ?? 0)} suffix=" XRP" />],
+          ['Market cap', <Rounded value={String(metrics.marketcap ?? token.marketcap ?? 0)} suffix=" XRP" />],
           ['AMM pools', formatCount(Number(token.amms ?? 0))],
           [
             'Volume 24 h / 7 d',
-            `${formatValue(String(metrics.volume_24h ?? 0))} / ${formatValue(String(metrics.volume_7d ?? 0))} XRP`,
+            `${formatSignificant(String(metrics.volume_24h ?? 0))} / ${formatSignificant(String(metrics.volume_7d ?? 0))} XRP`,
           ],
           [
             'Exchanges 24 h / 7 d',
@@ -137,8 +153,7 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
             {status.domain === undefined || status.domain === null
               ? 'No domain'
               : `xrp-ledger.toml of ${String(status.domain)}`}
-            : {String(status.outcome)}
-            {typeof status.reason === 'string' ? ` (${status.reason})` : ''}
+            : {TOML_OUTCOMES[String(status.outcome)] ?? String(status.outcome)}
             {typeof status.fetched_at === 'string' ? (
               <>
                 , read <Time iso={status.fetched_at} />

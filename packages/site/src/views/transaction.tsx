@@ -1,6 +1,7 @@
 import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, TX_ACCOUNT_FIELDS, type Json } from '@xle/documents';
 import type { AccountBalanceChanges } from '../model/balance-changes.js';
 import { amountView, feeText, formatChange } from '../model/format.js';
+import { isPartialPayment, transactionFlagNames } from '../model/flags.js';
 import { memosOf, type MemoField } from '../model/memos.js';
 import { deliveredAmount, summarize } from '../model/summary.js';
 import { Layout, type SiteChrome } from './layout.js';
@@ -95,36 +96,74 @@ function FieldValue({ name, value, tx, ctx }: { name: string; value: unknown; tx
   return <>{String(value)}</>;
 }
 
+function ChangeRows({
+  changes,
+  ctx,
+  head,
+}: {
+  changes: readonly { account: string; change: AccountBalanceChanges['changes'][number] }[];
+  ctx: LinkContext;
+  head: readonly [string, string, string];
+}) {
+  return (
+    <>
+      {changes.map(({ account, change }) => (
+        <tr>
+          <td data-label={head[0]}>
+            <AccountLink address={account} ctx={ctx} />
+          </td>
+          <td data-label={head[1]} class={`num ${change.value.startsWith('-') ? 'negative' : 'positive'}`}>
+            {formatChange(change.value)}
+          </td>
+          <td data-label={head[2]}>
+            {change.counterparty === undefined ? (
+              'XRP'
+            ) : change.issuing === true ? (
+              <>
+                {change.code} <span class="muted">to</span> <AccountLink address={change.counterparty} ctx={ctx} />
+              </>
+            ) : (
+              <TokenName
+                code={change.code}
+                currency={change.currency}
+                issuer={change.counterparty}
+                token={change.token}
+                ctx={ctx}
+              />
+            )}
+          </td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+const OWN_HEAD = ['Account', 'Change', 'Currency'] as const;
+const MIRROR_HEAD = ['Issuer', 'Owed', 'Currency and holder'] as const;
+
+/**
+ * Each account's balance changes; an issuer's side of its holders' trust lines (the mirror of
+ * their change, the issuer owing more or less) is folded under its own heading.
+ */
 function Changes({ changes, ctx }: { changes: readonly AccountBalanceChanges[]; ctx: LinkContext }) {
   if (changes.length === 0) return <Empty>No balance changed.</Empty>;
+  const rows = changes.flatMap((account) => account.changes.map((change) => ({ account: account.account, change })));
+  const own = rows.filter((r) => r.change.issuing !== true);
+  const mirrors = rows.filter((r) => r.change.issuing === true);
   return (
-    <Table caption="Balance changes per account" head={['Account', 'Change', 'Currency']}>
-      {changes.flatMap((account) =>
-        account.changes.map((change) => (
-          <tr>
-            <td>
-              <AccountLink address={account.account} ctx={ctx} />
-            </td>
-            <td class={`num ${change.value.startsWith('-') ? 'negative' : 'positive'}`}>
-              {formatChange(change.value)}
-            </td>
-            <td>
-              {change.counterparty === undefined ? (
-                'XRP'
-              ) : (
-                <TokenName
-                  code={change.code}
-                  currency={change.currency}
-                  issuer={change.counterparty}
-                  token={change.token}
-                  ctx={ctx}
-                />
-              )}
-            </td>
-          </tr>
-        )),
+    <>
+      <Table caption="Balance changes per account" head={OWN_HEAD} cards>
+        <ChangeRows changes={own} ctx={ctx} head={OWN_HEAD} />
+      </Table>
+      {mirrors.length === 0 ? null : (
+        <details class="raw">
+          <summary>The issuers’ side of these trust lines ({mirrors.length})</summary>
+          <Table caption="The issuers’ side of the trust lines" head={MIRROR_HEAD} cards>
+            <ChangeRows changes={mirrors} ctx={ctx} head={MIRROR_HEAD} />
+          </Table>
+        </details>
       )}
-    </Table>
+    </>
   );
 }
 
@@ -147,6 +186,9 @@ export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: 
   const memos = memosOf(tx);
   const others = Object.entries(tx).filter(([key, value]) => !SHOWN.has(key) && value !== undefined && value !== null);
   const hash = String(tx.hash);
+  const flags = transactionFlagNames(tx);
+  const requested = amountView(tx.DeliverMax ?? tx.Amount);
+  const partial = isPartialPayment(tx) && delivered !== undefined && requested !== undefined;
   return (
     <Layout chrome={chrome} title={`Transaction ${hash}`}>
       <h1>
@@ -156,6 +198,14 @@ export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: 
       <p class="summary">
         <Summary segments={summarize(tx)} ctx={ctx} />.
       </p>
+      {partial ? (
+        <p class="notice warn" role="note">
+          <strong>Partial payment.</strong> It asked for <Amount amount={requested} ctx={ctx} /> and delivered{' '}
+          <Amount amount={delivered} ctx={ctx} />
+          {delivered.value === requested.value ? ' (all of it)' : ''}. Only the delivered amount reached the
+          destination.
+        </p>
+      ) : null}
       <Facts
         items={[
           ['Result', <Result code={result} />],
@@ -173,7 +223,17 @@ export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: 
             meta.delivered_amount === 'unavailable' && ['Delivered', 'not recorded by this ledger’s metadata'],
           tx.Sequence !== undefined && ['Sequence', String(tx.Sequence)],
           tx.TicketSequence !== undefined && ['Ticket', String(tx.TicketSequence)],
-          tx.Flags !== undefined && ['Flags', String(tx.Flags)],
+          flags.length > 0 && [
+            'Flags',
+            <span title={`Flags: ${String(tx.Flags)}`}>
+              {flags.map((name, i) => (
+                <>
+                  {i === 0 ? '' : ', '}
+                  <code>{name}</code>
+                </>
+              ))}
+            </span>,
+          ],
           typeof tx.ctid === 'string' && ['Compact id (ctid)', <span class="mono">{tx.ctid}</span>],
           ['Position in ledger', String(meta.TransactionIndex ?? '')],
         ]}

@@ -38,6 +38,16 @@ t.test('anything else is refused with its reason', async (t) => {
   t.match(classifySearch('rsw3nDRopQQZDrZjzawak7hDz2gLwCPszx'), { kind: 'invalid', reason: /checksum/ });
   t.match(classifySearch('5'), { kind: 'invalid', reason: /32570/ });
   t.match(classifySearch('USD.rsw3nDRopQQZDrZjzawak7hDz2gLwCPszx'), { kind: 'invalid', reason: /issuer/ });
-  t.match(classifySearch('hello world'), { kind: 'invalid', reason: /none of the ids/ });
-  t.match(classifySearch('x'.repeat(150)), { kind: 'invalid', reason: /…/ });
+  t.match(classifySearch('x'.repeat(150)), { kind: 'invalid', reason: /longer than any name/ });
+  t.match(classifySearch('94,084,60'), { kind: 'text' }, 'not a grouped number: looked up as text');
+});
+
+t.test('what is not an id is looked up by name; ledger numbers may carry separators', async (t) => {
+  t.same(classifySearch('  Ripple   Fox '), { kind: 'text', text: 'Ripple Fox', domain: false });
+  t.same(classifySearch('ripplefox.com'), { kind: 'text', text: 'ripplefox.com', domain: true });
+  t.same(classifySearch('RLUSD'), { kind: 'text', text: 'RLUSD', domain: false });
+  t.same(classifySearch('AMM'), { kind: 'text', text: 'AMM', domain: false });
+  for (const written of ['94,084,608', '94 084 608', '94.084.608', "94'084'608", '94\u202F084\u202F608'])
+    t.same(classifySearch(written), { kind: 'page', path: '/ledger/94084608', what: 'ledger' }, written);
+  t.match(classifySearch('1,000'), { kind: 'invalid', reason: /32570/ }, 'a grouped number out of bounds');
 });

@@ -35,12 +35,18 @@ t.test('a transaction page: summary, facts, balance changes and raw JSON, every 
   t.match(html, '<link rel="stylesheet" href="/assets/site.0123456789ab.css"/>');
   t.match(html, '<title>Transaction AABF5991C454');
   // The summary links the sender, the destination, the token and its issuer.
-  t.match(html, '<a class="account" href="/account/r3RaNVLvWjqqtFAawC6jbRhgKyFH7HvRS8">');
-  t.match(html, '<a class="account" href="/account/rprcTynT68nYdKzDTefAZG9HjSHiYcnP4b">');
+  t.match(
+    html,
+    '<a class="account" href="/account/r3RaNVLvWjqqtFAawC6jbRhgKyFH7HvRS8" title="r3RaNVLvWjqqtFAawC6jbRhgKyFH7HvRS8">',
+  );
+  t.match(
+    html,
+    '<a class="account" href="/account/rprcTynT68nYdKzDTefAZG9HjSHiYcnP4b" title="rprcTynT68nYdKzDTefAZG9HjSHiYcnP4b">',
+  );
   t.match(html, '<a href="/token/XRdoge.rLqUC2eCPohYvJCEBJ77eCCqVL2uEiczjA">XRdoge</a>');
   t.match(html, '<span class="result ok">tesSUCCESS</span>');
   t.match(html, '<a href="/ledger/70000000">70,000,000</a>');
-  t.match(html, '<td class="num positive">+17,366,599.150289</td>');
+  t.match(html, '<td data-label="Change" class="num positive">+17,366,599.150289</td>');
   t.match(html, '<details class="raw"><summary>The raw transaction with its metadata (JSON)</summary>');
   t.notMatch(html, /<script/i, 'no script at all');
 });
@@ -68,7 +74,11 @@ t.test('a token without a page is not linked; text is escaped', async (t) => {
     }),
   );
   t.notMatch(html, 'href="/token/');
-  t.match(html, '<span>EUR</span>.<a class="account" href="/account/rhub8VRN55s94qWKDv6jmDy1pUykJzF3wq">');
+  // A token without a page: its code, and its issuer linked in brackets by its shortened address.
+  t.match(
+    html,
+    '<span>EUR</span><span class="issuer"> (<a href="/account/rhub8VRN55s94qWKDv6jmDy1pUykJzF3wq" title="Issued by rhub8VRN55s94qWKDv6jmDy1pUykJzF3wq"><span class="mono">rhub8…zF3wq</span></a>)</span>',
+  );
   t.match(html, '&lt;script>alert(1)&lt;/script>');
   t.notMatch(html, '<script>');
   t.match(html, 'No balance changed.');
@@ -90,15 +100,12 @@ t.test('account labels show beside the address', async (t) => {
   );
   t.match(
     html,
-    '<span class="label">Some Exchange </span><span class="mono">rNQEMJA4PsoSrZRn9J6RajAYhcDzzhf8ok</span>',
+    '<span class="label">Some Exchange </span><span class="mono address"><span class="address-full">rNQEMJA4PsoSrZRn9J6RajAYhcDzzhf8ok</span><span class="address-short" title="rNQEMJA4PsoSrZRn9J6RajAYhcDzzhf8ok">rNQEM…hf8ok</span></span>',
   );
   t.match(html, '<td class="num" data-label="Fee (XRP)">0.15</td>');
   t.match(html, '<a href="/ledger/37432866">37,432,866</a>');
   // An address the indexed data does not know is shown, not linked.
-  t.match(
-    html,
-    '<span class="account" title="Not in the indexed ledgers"><span class="mono">rHoPwMC75KVUhBMeV3uDMybKG5JND74teh</span></span>',
-  );
+  t.match(html, '<span class="account" title="Not in the indexed ledgers"><span class="label">');
   t.match(html, '<a class="mono" href="/tx/F4AD54E6FE56B53F8FB8B422C4E9636D6AD56682EA45FF3C8AFBC66EF2D82612"');
 });
 
