@@ -105,7 +105,10 @@ t.test('account labels show beside the address', async (t) => {
   t.match(html, '<td class="num" data-label="Fee (XRP)">0.15</td>');
   t.match(html, '<a href="/ledger/37432866">37,432,866</a>');
   // An address the indexed data does not know is shown, not linked.
-  t.match(html, '<span class="account" title="Not in the indexed ledgers"><span class="label">');
+  t.match(
+    html,
+    '<span class="account" title="Not in the indexed ledgers"><span class="mono address"><span class="address-full">rHoPwMC75KVUhBMeV3uDMybKG5JND74teh</span>',
+  );
   t.match(html, '<a class="mono" href="/tx/F4AD54E6FE56B53F8FB8B422C4E9636D6AD56682EA45FF3C8AFBC66EF2D82612"');
 });
 
