@@ -20,11 +20,15 @@ export async function loadAmm(engine: Engine, account: string): Promise<AmmProps
     accountTransactions(engine, account, { limit: POOL_TRANSACTIONS }),
   ]);
   const listed = (transactions.transactions ?? []) as AmmProps['transactions'];
+  // The liquidity providers who voted and the slot's holder need not be in the indexed ledgers.
+  const slot = amm.auction_slot as { account?: unknown } | undefined;
+  const voters = ((amm.vote_slots ?? []) as { account?: unknown }[]).map((v) => v.account);
+  const named = [slot?.account, ...voters].filter((a): a is string => typeof a === 'string');
   return {
     amm,
     assets: assets.get(account) ?? { Asset: undefined, Asset2: undefined },
     transactions: listed,
-    ctx: await linkContext(engine, [amm, listed]),
+    ctx: await linkContext(engine, [amm, listed], { accounts: named }),
   };
 }
 

@@ -5,6 +5,7 @@ import { BadRequestError, compileValidator, ErrorCode, NotFoundError } from '@xl
 import type { Engine } from '@xle/api/engine';
 import { requireDataSet } from '@xle/api/data-set-gate';
 import { amendmentById, amendmentList, AMENDMENTS_DATA_SET, TOKENS_DATA_SET } from '@xle/api/resources/data-sets';
+import { knownAccounts } from '@xle/api/resources/accounts';
 import { domainAccounts, labelMatches, labelSuggestions, tokenMatches } from '@xle/api/resources/find';
 import { ledgerById } from '@xle/api/resources/ledgers';
 import { nftById, nftHistory } from '@xle/api/resources/nfts';
@@ -57,12 +58,31 @@ export async function searchByText(engine: Engine, text: string, domain: boolean
     gated(TOKENS_DATA_SET, () => tokenMatches(engine, text, MATCHES)),
     gated(AMENDMENTS_DATA_SET, () => amendmentList(engine)),
   ]);
+  // A label may name an account the indexed ledgers never saw (a gateway's old hot wallet): only
+  // accounts with a page are listed.
+  const known = await knownAccounts(engine, [...labels.map((l) => l.account), ...domains.map((d) => d.account)]);
   return rankHits([
-    ...labelHits(labels, text),
-    ...domainHits(domains, text),
+    ...labelHits(
+      labels.filter((l) => known.has(l.account)),
+      text,
+    ),
+    ...domainHits(
+      domains.filter((d) => known.has(d.account)),
+      text,
+    ),
     ...tokenHits(tokens ?? [], text),
     ...amendmentHits(amendments ?? [], text).slice(0, MATCHES),
   ]);
+}
+
+/** Close names, for a search that found nothing: labels a letter or two off, of accounts with a page. */
+async function suggest(engine: Engine, text: string): Promise<SearchHit[]> {
+  const close = await labelSuggestions(engine, text, 10);
+  const known = await knownAccounts(
+    engine,
+    close.map((l) => l.account),
+  );
+  return labelHits(close.filter((l) => known.has(l.account)).slice(0, 5), text);
 }
 
 /**
@@ -82,7 +102,7 @@ export function mountSearch(router: Router, engine: Engine, chrome: SiteChrome):
     if (query.kind === 'text') {
       const hits = await searchByText(engine, query.text, query.domain);
       if (hits.length === 1) return ctx.redirect((hits[0] as SearchHit).href);
-      const suggestions = hits.length === 0 ? labelHits(await labelSuggestions(engine, query.text, 5), query.text) : [];
+      const suggestions = hits.length === 0 ? await suggest(engine, query.text) : [];
       sendHtml(
         ctx,
         renderPage(h(SearchPage, { chrome, props: { query: q.trim(), hits, suggestions, forms: SEARCH_FORMS } })),

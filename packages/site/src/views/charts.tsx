@@ -101,19 +101,25 @@ function TimeAxis({ x }: { x: ReturnType<typeof scaleUtc<number, number>> }) {
   const format = x.tickFormat(5);
   return (
     <g class="axis x">
-      <line
-        class="baseline"
-        x1={px(MARGIN.left)}
-        x2={px(WIDTH - MARGIN.right)}
-        y1={px(HEIGHT - MARGIN.bottom)}
-        y2={px(HEIGHT - MARGIN.bottom)}
-      />
+      <Baseline />
       {x.ticks(5).map((tick) => (
         <text x={px(x(tick))} y={px(HEIGHT - MARGIN.bottom + 18)} text-anchor="middle">
           {format(tick)}
         </text>
       ))}
     </g>
+  );
+}
+
+function Baseline() {
+  return (
+    <line
+      class="baseline"
+      x1={px(MARGIN.left)}
+      x2={px(WIDTH - MARGIN.right)}
+      y1={px(HEIGHT - MARGIN.bottom)}
+      y2={px(HEIGHT - MARGIN.bottom)}
+    />
   );
 }
 
@@ -133,9 +139,87 @@ function barWidth(x: ReturnType<typeof scaleUtc<number, number>>, date: string):
   return Math.min(28, Math.max(1.5, (x(new Date(start + DAY_MS)) - x(new Date(start))) * 0.8));
 }
 
-function barX(x: ReturnType<typeof scaleUtc<number, number>>, date: string): number {
-  const start = Date.parse(date);
-  return (x(new Date(start)) + x(new Date(start + DAY_MS))) / 2 - barWidth(x, date) / 2;
+/**
+ * Where each day is drawn: its centre, the width of its bar, and the x axis. Days that are
+ * close together share a calendar axis; days scattered over years (a few days of data each
+ * year) are drawn side by side instead, each gap between two days that do not follow each
+ * other marked on the axis by a break, so bars stay readable and a gap is still a gap.
+ */
+export interface DayLayout {
+  center: (date: string) => number;
+  width: (date: string) => number;
+  /** Where the axis is broken (between two days that do not follow each other), when compressed. */
+  breaks: readonly number[];
+  axis: ComponentChildren;
+}
+
+/** Up to this many empty days per day of data, the calendar is drawn as it is. */
+const SPARSE = 3;
+/** A gap's width, in days' widths, on a compressed axis. */
+const GAP = 0.7;
+
+export function dayLayout(dates: readonly string[]): DayLayout {
+  const days = [...new Set(dates.map((d) => Date.parse(day(d))))].sort((a, b) => a - b);
+  const first = days[0] ?? 0;
+  const last = days[days.length - 1] ?? 0;
+  const span = (last - first) / DAY_MS + 1;
+  if (span <= Math.max(31, days.length * (SPARSE + 1))) {
+    const x = dayScale(dates);
+    return {
+      center: (date) => x(new Date(Date.parse(day(date)) + DAY_MS / 2)),
+      width: (date) => barWidth(x, date),
+      breaks: [],
+      axis: <TimeAxis x={x} />,
+    };
+  }
+  const position = new Map<number, number>();
+  const gaps: number[] = [];
+  let at = 0;
+  days.forEach((d, i) => {
+    if (i > 0) {
+      if (d - (days[i - 1] as number) > DAY_MS) {
+        gaps.push(at + 0.5 + GAP / 2);
+        at += GAP;
+      }
+      at += 1;
+    }
+    position.set(d, at);
+  });
+  const slot = (WIDTH - MARGIN.left - MARGIN.right) / (at + 1);
+  const toX = (p: number): number => MARGIN.left + (p + 0.5) * slot;
+  const center = (date: string): number => toX(position.get(Date.parse(day(date))) ?? 0);
+  const ticks =
+    days.length <= 4 ? days : [0, 1, 2, 3].map((k) => days[Math.round((k * (days.length - 1)) / 3)] as number);
+  const y = HEIGHT - MARGIN.bottom;
+  const breaks = gaps.map(toX);
+  const width = Math.max(1.5, Math.min(28, slot * 0.8));
+  return {
+    center,
+    width: () => width,
+    breaks,
+    axis: (
+      <g class="axis x">
+        <Baseline />
+        {breaks.map((b) => (
+          <path
+            class="axis-break"
+            d={`M${px(b - 3)},${px(y + 4)}L${px(b + 1)},${px(y - 4)}M${px(b - 1)},${px(y + 4)}L${px(b + 3)},${px(y - 4)}`}
+          />
+        ))}
+        {ticks.map((tick, i) => (
+          <text
+            x={px(toX(position.get(tick) ?? 0))}
+            y={px(y + 18)}
+            text-anchor={
+              ticks.length > 1 && i === 0 ? 'start' : ticks.length > 1 && i === ticks.length - 1 ? 'end' : 'middle'
+            }
+          >
+            {new Date(tick).toISOString().slice(0, 10)}
+          </text>
+        ))}
+      </g>
+    ),
+  };
 }
 
 /** One value per day, as bars. */
@@ -152,7 +236,7 @@ export function DailyBars({
 }) {
   const description = describe(points, unit);
   if (points.length === 0) return <p class="muted">{`${title}: ${description}`}</p>;
-  const x = dayScale(points.map((p) => p.date));
+  const layout = dayLayout(points.map((p) => p.date));
   const y = scaleLinear()
     .domain([0, Math.max(1, ...points.map((p) => p.value))])
     .nice(4)
@@ -164,13 +248,13 @@ export function DailyBars({
         {points.map((p) => (
           <rect
             class="bar c0"
-            x={px(barX(x, p.date))}
+            x={px(layout.center(p.date) - layout.width(p.date) / 2)}
             y={px(y(p.value))}
-            width={px(barWidth(x, p.date))}
+            width={px(layout.width(p.date))}
             height={px(Math.max(0, y(0) - y(p.value)))}
           />
         ))}
-        <TimeAxis x={x} />
+        {layout.axis}
       </Svg>
       <figcaption>{title}</figcaption>
     </figure>
@@ -208,7 +292,7 @@ export function StackedDailyBars({
   const sums = points.map((p) => ({ date: p.date, value: Object.values(p.values).reduce((a, b) => a + b, 0) }));
   const description = `${describe(sums, unit)}${keys.length > 0 ? ` Largest: ${keys.filter((k) => k !== 'other').join(', ')}.` : ''}`;
   if (points.length === 0) return <p class="muted">{`${title}: ${description}`}</p>;
-  const x = dayScale(points.map((p) => p.date));
+  const layout = dayLayout(points.map((p) => p.date));
   const y = scaleLinear()
     .domain([0, Math.max(1, ...sums.map((s) => s.value))])
     .nice(4)
@@ -225,16 +309,16 @@ export function StackedDailyBars({
               return (
                 <rect
                   class="bar"
-                  x={px(barX(x, date))}
+                  x={px(layout.center(date) - layout.width(date) / 2)}
                   y={px(y(segment[1]))}
-                  width={px(barWidth(x, date))}
+                  width={px(layout.width(date))}
                   height={px(Math.max(0, y(segment[0]) - y(segment[1])))}
                 />
               );
             })}
           </g>
         ))}
-        <TimeAxis x={x} />
+        {layout.axis}
       </Svg>
       <figcaption>
         {title}
@@ -272,12 +356,12 @@ export function DailyLine({
 }) {
   const description = describe(points, unit);
   if (points.length === 0) return <p class="muted">{`${title}: ${description}`}</p>;
-  const x = dayScale(points.map((p) => p.date));
+  const layout = dayLayout(points.map((p) => p.date));
   const y = scaleLinear()
     .domain(domain === undefined ? [0, Math.max(1e-9, ...points.map((p) => p.value))] : [domain[0], domain[1]])
     .nice(4)
     .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
-  const mid = (date: string): number => x(new Date(Date.parse(date) + DAY_MS / 2));
+  const mid = layout.center;
   // A gap between two recorded days breaks the line.
   const withGaps: (DayValue | null)[] = [];
   points.forEach((p, i) => {
@@ -297,7 +381,7 @@ export function DailyLine({
         {points.map((p) => (
           <circle class="dot c0" cx={px(mid(p.date))} cy={px(y(p.value))} r={2.5} />
         ))}
-        <TimeAxis x={x} />
+        {layout.axis}
       </Svg>
       <figcaption>{title}</figcaption>
     </figure>

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { cloneElement, isValidElement, toChildArray, type ComponentChildren } from 'preact';
 import {
   amountText,
   amountView,
@@ -281,12 +281,15 @@ export function Table({
   caption,
   head,
   children,
-  cards = false,
+  cards = true,
 }: {
   caption: string;
   head: readonly string[];
   children: ComponentChildren;
-  /** On a phone, show each row as a card of labelled values (cells carry `data-label`). */
+  /**
+   * On a phone, show each row as a card of labelled values (the default): each cell of a row
+   * written here carries its column's name as `data-label` unless it has its own.
+   */
   cards?: boolean;
 }) {
   return (
@@ -300,10 +303,29 @@ export function Table({
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>{cards ? labelCells(children, head) : children}</tbody>
       </table>
     </div>
   );
+}
+
+/** The rows' cells, each with its column's name as `data-label` (for the cards a phone shows). */
+function labelCells(children: ComponentChildren, head: readonly string[]): ComponentChildren {
+  return toChildArray(children).map((row) => {
+    if (!isValidElement(row) || row.type !== 'tr') return row;
+    const cells = toChildArray((row.props as { children?: ComponentChildren }).children);
+    let column = 0;
+    const labelled = cells.map((cell) => {
+      if (!isValidElement(cell) || (cell.type !== 'td' && cell.type !== 'th')) return cell;
+      const label = head[column];
+      column += 1;
+      const props = cell.props as Record<string, unknown>;
+      return label === undefined || props['data-label'] !== undefined
+        ? cell
+        : cloneElement(cell, { 'data-label': label } as Record<string, unknown>);
+    });
+    return cloneElement(row, {}, ...labelled);
+  });
 }
 
 /** Text for an empty list, so a section never looks broken. */

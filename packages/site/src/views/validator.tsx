@@ -26,11 +26,19 @@ function AgreementRow({ label, agreement }: { label: string; agreement: Agreemen
   return (
     <tr>
       <th scope="row">{label}</th>
-      <td class="num">{agreement.total === 0 ? '—' : formatPercent(Number(agreement.score), 3)}</td>
-      <td class="num">{formatCount(agreement.total - agreement.missed)}</td>
-      <td class="num">{formatCount(agreement.missed)}</td>
-      <td class="num">{formatCount(agreement.total)}</td>
-      <td>{agreement.incomplete ? 'incomplete' : 'complete'}</td>
+      <td data-label="Agreement" class="num">
+        {agreement.total === 0 ? '—' : formatPercent(Number(agreement.score), 3)}
+      </td>
+      <td data-label="Validated" class="num">
+        {formatCount(agreement.total - agreement.missed)}
+      </td>
+      <td data-label="Missed" class="num">
+        {formatCount(agreement.missed)}
+      </td>
+      <td data-label="Ledgers" class="num">
+        {formatCount(agreement.total)}
+      </td>
+      <td data-label="Data">{agreement.incomplete ? 'incomplete' : 'complete'}</td>
     </tr>
   );
 }
@@ -71,7 +79,7 @@ export function ValidatorPage({ chrome, props }: { chrome: SiteChrome; props: Va
       <Section id="agreement" title="Agreement">
         <p class="muted">Share of the indexed ledgers it validated with the hash the network agreed on.</p>
         <div class="table-scroll" role="region" aria-label="Agreement over 1 hour, 24 hours and 30 days" tabindex={0}>
-          <table>
+          <table class="cards">
             <caption class="visually-hidden">Agreement over 1 hour, 24 hours and 30 days</caption>
             <thead>
               <tr>
@@ -103,14 +111,20 @@ export function ValidatorPage({ chrome, props }: { chrome: SiteChrome; props: Va
         {props.reports.length === 0 ? (
           <Empty>No daily report yet: no validation of it has been collected.</Empty>
         ) : (
-          <Table caption="Daily reports" head={['Day (UTC)', 'Agreement', 'Missed', 'Ledgers', 'Data']}>
+          <Table caption="Daily reports" head={['Day (UTC)', 'Agreement', 'Missed', 'Ledgers', 'Data']} cards>
             {props.reports.map((r) => (
               <tr>
-                <td>{String(r.date).slice(0, 10)}</td>
-                <td class="num">{formatPercent(Number(r.score), 3)}</td>
-                <td class="num">{formatCount(String(r.missed))}</td>
-                <td class="num">{formatCount(String(r.total))}</td>
-                <td>{r.incomplete === true ? 'incomplete' : 'complete'}</td>
+                <td data-label="Day (UTC)">{String(r.date).slice(0, 10)}</td>
+                <td data-label="Agreement" class="num">
+                  {formatPercent(Number(r.score), 3)}
+                </td>
+                <td data-label="Missed" class="num">
+                  {formatCount(String(r.missed))}
+                </td>
+                <td data-label="Ledgers" class="num">
+                  {formatCount(String(r.total))}
+                </td>
+                <td data-label="Data">{r.incomplete === true ? 'incomplete' : 'complete'}</td>
               </tr>
             ))}
           </Table>

@@ -7,13 +7,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createEngineClient, createLogger, fixturesDir, indexName, repoRoot, type Config } from '@xle/core';
 import { nftPageChanges, type Json } from '@xle/documents';
 import {
+  importNames,
   loadValidatorList,
   manifestFromStream,
   type ManifestStreamMessage,
   parseValidation,
+  readNameRecords,
   runValidatorsJob,
   ValidationStore,
   type ValidationStreamMessage,
+  validateNameRecords,
   verifyValidatorList,
 } from '@xle/ingester';
 import {
@@ -51,7 +54,7 @@ const FLAGS = [
 ];
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1366, height: 900 };
 
 // ---- The data: every fixture ledger, every derived data set, a validator that validated them all.
 const target = await loadedIndices(t);
@@ -60,6 +63,11 @@ const engine = engineOf(target);
 const alice = createTestValidator('site-browser/alice', { domain: 'alice.example' });
 // The network snapshots and the node crawl, from recorded mainnet answers replayed locally.
 await loadNetworkData(engine);
+// Labels of well-known accounts, as the quick start imports them: the historical gateways list.
+const gatewaysFile = join(fixturesDir, 'tokens/gateways.rippled-historical-database.json');
+const named = validateNameRecords(readNameRecords(gatewaysFile, readFileSync(gatewaysFile, 'utf8')));
+if (named.problems.length > 0) throw new Error(`gateways list: ${JSON.stringify(named.problems[0])}`);
+await importNames(engine, 'gateways', named.records);
 
 // The site is served as in production: access plans on (limits raised: one address browses a lot).
 const config: Config = {
@@ -157,6 +165,50 @@ const fact = (page: Page, label: string): Promise<string> => text(page, `.fact:h
 const number = (shown: string): string => (/[-+]?\d[\d,]*(?:\.\d+)?/.exec(shown)?.[0] ?? '').replace(/,/g, '');
 
 /**
+ * What a page's layout gets wrong on the screen it is shown on (run in the page): elements that
+ * reach past the viewport's width (a wide table included: on a phone tables become cards), and
+ * text drawn below 12 px, chart labels included (an SVG's text at its drawn scale). Hidden
+ * elements (visually-hidden captions, the skip link) are left out.
+ */
+const LAYOUT_PROBLEMS = (): { overflowing: string[]; small: string[] } => {
+  const width = document.documentElement.clientWidth;
+  const describe = (el: Element): string =>
+    `${el.tagName.toLowerCase()}${el.id === '' ? '' : `#${el.id}`}${el.classList.length === 0 ? '' : `.${[...el.classList].join('.')}`}: “${(el.textContent ?? '').trim().slice(0, 40)}”`;
+  // Hidden: not displayed, or inside a box clipped to a pixel (visually-hidden captions, a card
+  // table's column heads), or the skip link off screen until focused.
+  const hidden = (el: Element): boolean => {
+    if (el.closest('.skip, details:not([open]) > :not(summary)') !== null) return true;
+    for (let at: Element | null = el; at !== null; at = at.parentElement) {
+      const style = getComputedStyle(at);
+      if (style.display === 'none' || style.visibility === 'hidden') return true;
+      const box = at.getBoundingClientRect();
+      if ((style.overflow === 'hidden' || style.overflow === 'clip') && (box.width <= 1 || box.height <= 1))
+        return true;
+    }
+    return false;
+  };
+  const overflowing: string[] = [];
+  const small: string[] = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (hidden(el)) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    if (box.right > width + 1 || box.left < -1)
+      overflowing.push(`${describe(el)} (${Math.round(box.left)}–${Math.round(box.right)} px)`);
+    const ownText = [...el.childNodes].some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '');
+    if (!ownText) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    const svg = el.closest('svg');
+    if (svg !== null) {
+      const view = svg.viewBox.baseVal;
+      if (view !== null && view.width > 0) size *= svg.getBoundingClientRect().width / view.width;
+    }
+    if (size < 11.95) small.push(`${describe(el)} (${size.toFixed(1)} px)`);
+  }
+  return { overflowing: overflowing.slice(0, 10), small: small.slice(0, 10) };
+};
+
+/**
  * What every page must be: in the site's look, without script, accessible (axe-core: no serious or
  * critical violation, light and dark), readable on a phone (nothing wider than its screen), with
  * no console error or foreign request; screenshots on a desktop and a phone; its links collected.
@@ -175,32 +227,36 @@ async function audit(t: Test, visit: Visit, name: string): Promise<void> {
     `${name}: the site's stylesheet is applied`,
   );
   await page.evaluate(AXE);
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const results = await page.evaluate(() =>
-      (window as unknown as { axe: { run: (c: Document, o: object) => Promise<AxeResults> } }).axe.run(document, {
-        resultTypes: ['violations'],
-      }),
-    );
-    const serious = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.id} (${v.impact}): ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(' '))
-            .join(', ')}`,
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const suffix = viewport === PHONE ? '-phone' : '';
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const results = await page.evaluate(() =>
+        (window as unknown as { axe: { run: (c: Document, o: object) => Promise<AxeResults> } }).axe.run(document, {
+          resultTypes: ['violations'],
+        }),
       );
-    t.same(serious, [], `${name} (${scheme}): no serious or critical accessibility violation`);
-    if (scheme === 'dark' && name === 'home')
-      await page.screenshot({ path: join(OUT, 'home-dark.png'), fullPage: true });
+      const serious = results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v) =>
+            `${v.id} (${v.impact}): ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(', ')}`,
+        );
+      t.same(serious, [], `${name} (${scheme}, ${viewport.width} px): no serious or critical accessibility violation`);
+      await page.screenshot({
+        path: join(OUT, `${name}${suffix}${scheme === 'dark' ? '-dark' : ''}.png`),
+        fullPage: true,
+      });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    const layout = await page.evaluate(LAYOUT_PROBLEMS);
+    t.same(layout.overflowing, [], `${name} (${viewport.width} px): no element reaches past the screen's width`);
+    t.same(layout.small, [], `${name} (${viewport.width} px): no text below 12 px`);
   }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
-  await page.setViewportSize(PHONE);
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  t.ok(width <= PHONE.width, `${name}: fits a phone (${width} px wide)`);
-  await page.screenshot({ path: join(OUT, `${name}-phone.png`), fullPage: true });
   // Same-origin links, a link within the page (#main) aside.
   const hrefs = await page.$$eval('a[href], link[href]', (els) =>
     els.filter((e) => !String(e.getAttribute('href')).startsWith('#')).map((e) => (e as HTMLAnchorElement).href),
@@ -286,10 +342,13 @@ t.test('transaction: summary, result, fee, ledger, delivered amount, balance cha
   const visit = await open(`/tx/${PAYMENT}`);
   const { page } = visit;
   const summary = await text(page, '.summary');
+  const issuer = String((tx.Amount as Json).issuer);
   t.equal(
     summary,
-    `${String(tx.Account)} paid ${String(tx.Destination)} 12,136 xSTIK.${String((tx.Amount as Json).issuer)}.`,
+    `${String(tx.Account)} paid ${String(tx.Destination)} 12,136 xSTIK (${issuer.slice(0, 5)}…${issuer.slice(-5)}).`,
+    'the token by its code, its issuer in brackets (shortened: it has no label)',
   );
+  t.equal(await fact(page, 'Flags'), 'tfFullyCanonicalSig', 'flags by name');
   t.equal(await fact(page, 'Result'), meta.TransactionResult);
   t.equal(number(await fact(page, 'Fee')), String(Number(tx.Fee) / 1e6));
   t.equal(number(await fact(page, 'Ledger')), String(tx.ledger_index));
@@ -343,8 +402,16 @@ t.test('token: metrics, score, XLS-26 status and top holders', async (t) => {
   const { page } = visit;
   const metrics = token.metrics as Json;
   t.equal(number(await fact(page, 'Holders')), String(metrics.holders));
-  t.equal(number(await fact(page, 'Score')), String(token.score));
-  t.equal(number(await fact(page, 'Supply')), String(metrics.supply));
+  // Figures rounded for reading, the exact value in the title.
+  const score = page.locator('.fact:has(dt:text-is("Score")) dd span');
+  t.equal(await score.getAttribute('title'), String(token.score));
+  t.equal(await score.innerText(), Number(token.score).toFixed(3));
+  const supply = page.locator('.fact:has(dt:text-is("Supply")) dd span');
+  t.equal(number((await supply.getAttribute('title')) ?? (await supply.innerText())), String(metrics.supply));
+  t.ok(
+    number(await supply.innerText()).replace('.', '').length <=
+      Math.max(6, String(metrics.supply).split('.')[0]!.length),
+  );
   const rows = page.locator('[aria-label="Top holders"] tbody tr');
   t.equal(await rows.count(), Math.min(25, Number(metrics.holders)));
   // The largest holder's balance is its trust line's, as the API answers it.
@@ -353,7 +420,9 @@ t.test('token: metrics, score, XLS-26 status and top holders', async (t) => {
     (l) => l.account === token.issuer && l.currency === token.code,
   );
   t.equal(number(await rows.first().locator('td').nth(2).innerText()), String(Math.abs(Number(line?.balance))));
-  t.match(await text(page, 'section[aria-labelledby="metadata-h"]'), String((token.toml_status as Json).outcome));
+  const metadata = await text(page, 'section[aria-labelledby="metadata-h"]');
+  t.match(metadata, 'xrp-ledger.toml', 'the XLS-26 status in words');
+  t.notMatch(metadata, /TOML_DIR|file:|\/work|\.toml in/, 'no server path or operator detail');
   await audit(t, visit, 'token');
 });
 
@@ -450,7 +519,8 @@ t.test('the search box reaches the right page for each kind of id, without JavaS
   const unknown = await open(`/search?q=${'AB'.repeat(32)}`, { status: 404 });
   t.match(await text(unknown.page, 'main'), 'No transaction, ledger, NFT or amendment with the id');
   await audit(t, unknown, 'search-not-found');
-  const refused = await open('/search?q=hello', { status: 400 });
+  const refused = await open('/search?q=rsw3nDRopQQZDrZjzawak7hDz2gLwCPszx', { status: 400 });
+  t.match(await text(refused.page, 'main'), 'checksum');
   t.match(await text(refused.page, 'main'), 'The search box takes:');
   await audit(t, refused, 'search-refused');
 });
@@ -475,6 +545,186 @@ t.test('errors are pages in the site’s look: 404, 400 and 503', async (t) => {
   t.ok((await fetch(`${downBase}/ledger/${LEDGER}`)).headers.get('retry-after'), 'with Retry-After');
   await audit(t, unavailable, '503');
 });
+
+const POOL = 'rP5J7x4HyHKQUUfrfzvuq28iLwiKPf7yv5';
+const ISSUER = 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y';
+
+t.test('the menu leads to every list page, each row to its page', async (t) => {
+  const visit = await open('/');
+  const menu = await visit.page
+    .locator('header nav[aria-label="Sections"] a')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+  t.same(menu, ['/ledgers', '/tokens', '/amms', '/validators', '/amendments']);
+  await visit.context.close();
+
+  // Ledgers: newest first, a page of 50, then the older ones, every indexed ledger once.
+  const all = [...new Set(ledgerDocs.map((l) => l.ledger_index))].sort((a, b) => b - a);
+  const ledgers = await open('/ledgers');
+  const first = await ledgers.page
+    .locator('[aria-label="Ledgers, newest first"] tbody tr td:first-child')
+    .allInnerTexts();
+  t.equal(first.length, Math.min(50, all.length));
+  t.equal(await ledgers.page.locator('nav[aria-label="Sections"] a[aria-current="page"]').innerText(), 'Ledgers');
+  await audit(t, ledgers, 'ledgers');
+  const older = await open('/ledgers');
+  await older.page.getByRole('link', { name: 'Older ledgers' }).click();
+  await older.page.waitForURL(/before=/);
+  const second = await older.page
+    .locator('[aria-label="Ledgers, newest first"] tbody tr td:first-child')
+    .allInnerTexts();
+  t.same(
+    [...first, ...second].map((n) => Number(number(n))),
+    all,
+    'both pages: every indexed ledger, newest first',
+  );
+  await older.context.close();
+
+  // Tokens: sorted as the REST list sorts; a column's title sorts by it.
+  const byScore = await api<Json[]>('/tokens?limit=50');
+  const tokens = await open('/tokens');
+  const hrefs = async (p: Page): Promise<(string | null)[]> =>
+    p
+      .locator('[aria-label="Tokens"] tbody tr td:first-child > a:not(.account)')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+  t.same(
+    await hrefs(tokens.page),
+    byScore.map((k) => `/token/${encodeURIComponent(String(k.code))}.${String(k.issuer)}`),
+    'by score, as /tokens answers',
+  );
+  await tokens.page.getByRole('link', { name: 'Holders' }).click();
+  await tokens.page.waitForURL(/sort=holders/);
+  const byHolders = await api<Json[]>('/tokens?sort=holders&direction=desc&limit=50');
+  t.same(
+    (await hrefs(tokens.page)).map((h) => h?.split('.').at(-1)),
+    byHolders.map((k) => String(k.issuer)),
+    'by holders, as /tokens?sort=holders answers',
+  );
+  t.equal(await tokens.page.locator('th[aria-sort="descending"]').innerText(), 'Holders ↓');
+  await audit(t, tokens, 'tokens');
+
+  // AMM pools, validators, amendments: one row each, linked.
+  const pools = await api<Json[]>('/amm/pools');
+  const amms = await open('/amms');
+  t.equal(await amms.page.locator('[aria-label="AMM pools"] tbody tr').count(), pools.length);
+  t.equal(await amms.page.locator(`a[href="/amm/${POOL}"]`).innerText(), 'XRP/PONGO', 'a pool named by its assets');
+  await audit(t, amms, 'amms');
+  const registry = await api<Json[]>('/validatorregistry');
+  const validators = await open('/validators');
+  t.equal(await validators.page.locator('[aria-label="Validators"] tbody tr').count(), registry.length);
+  t.equal(await validators.page.locator(`a[href="/validator/${alice.master_key}"]`).count(), 1);
+  await audit(t, validators, 'validators');
+  const list = await open('/amendments');
+  t.equal(await list.page.locator('[aria-label="Amendments"] tbody tr').count(), amendments.length);
+  t.equal(await list.page.locator(`a[href="/amendment/${AMENDMENT}"]`).count(), 1);
+  await audit(t, list, 'amendments');
+});
+
+t.test('an AMM pool: its page, its account said to be one, its LP token named by it', async (t) => {
+  const amm = await api(`/amm/${POOL}`);
+  const visit = await open(`/amm/${POOL}`);
+  const { page } = visit;
+  t.equal(await text(page, 'h1'), 'AMM pool\nXRP/PONGO');
+  t.match(await fact(page, 'Asset 2'), /^[\d,.]+ PONGO \(/, 'the hex currency decoded');
+  t.equal(number(await fact(page, 'Asset 1')), String(Number(amm.amount) / 1e6));
+  t.match(await fact(page, 'LP tokens issued'), 'LP XRP/PONGO');
+  t.equal(await page.locator('[aria-label="Trading fee votes"] tbody tr').count(), (amm.vote_slots as Json[]).length);
+  t.match(await text(page, 'section[aria-labelledby="auction-h"]'), 'LP XRP/PONGO');
+  await audit(t, visit, 'amm');
+  const account = await open(`/account/${POOL}`);
+  t.match(await text(account.page, 'h1'), 'AMM pool account');
+  t.equal(await account.page.locator(`main .notice a[href="/amm/${POOL}"]`).count(), 1, 'a link to its pool');
+  await account.context.close();
+});
+
+t.test('an issuer’s page: its trust lines from the holders’ side, its tokens without its own name', async (t) => {
+  const lines = (await api(`/account/${ISSUER}/trustlines2`)).lines as Json[];
+  t.ok(
+    lines.some((l) => String(l.balance).startsWith('-')),
+    'the API answers from the issuer’s side',
+  );
+  const visit = await open(`/account/${ISSUER}`);
+  const balances = await visit.page.locator('[aria-label="Trust lines"] tbody tr td:nth-child(3)').allInnerTexts();
+  t.equal(balances.length, lines.length);
+  t.ok(
+    balances.every((b) => !b.trim().startsWith('-')),
+    'every balance positive',
+  );
+  t.ok(balances.some((b) => b.includes('held by the peer')));
+  await audit(t, visit, 'account-issuer');
+});
+
+t.test('a partial payment says so, with what it asked for and what it delivered', async (t) => {
+  const txs = await api<Json[]>(`/ledger/${LEDGER}/transactions`);
+  const partial = txs.find((tx) => String(tx.hash).startsWith('E72A6831') && tx.TransactionType === 'Payment') as Json;
+  const visit = await open(`/tx/${String(partial.hash)}`);
+  const notice = await text(visit.page, 'main .notice');
+  t.match(notice, 'Partial payment');
+  t.match(notice, `asked for ${String(Number(partial.DeliverMax ?? partial.Amount) / 1e6)} XRP`);
+  t.match(notice, `delivered ${String(Number((partial.meta as Json).delivered_amount) / 1e6)} XRP`);
+  t.equal(await fact(visit.page, 'Flags'), 'tfPartialPayment');
+  await audit(t, visit, 'transaction-partial');
+});
+
+t.test(
+  'the search box finds by name, domain, token code, amendment name and grouped numbers, without JavaScript',
+  async (t) => {
+    const visit = await open('/', { javaScript: false });
+    const { page } = visit;
+    const search = async (query: string): Promise<number | undefined> => {
+      await page.goto(`${base}/`);
+      await page.fill('#q', query);
+      const [response] = await Promise.all([page.waitForNavigation(), page.press('#q', 'Enter')]);
+      return response?.status();
+    };
+    const hits = (): Promise<(string | null)[]> =>
+      page.locator('ul.hits a').evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+    // A label several accounts share: a results page, the exact name first.
+    t.equal(await search('Ripple Fox'), 200);
+    t.equal(new URL(page.url()).pathname, '/search');
+    t.equal((await hits())[0], `/account/${ISSUER}`, 'the exact label first');
+    t.ok((await hits()).length > 1, 'several matches listed');
+    t.equal(await search('ripplefox.com'), 200);
+    t.ok((await hits()).includes(`/account/${ISSUER}`), 'a domain');
+    t.equal(await search('Bitstamp'), 200);
+    t.ok((await hits()).length >= 1, 'another label');
+    // One token with that code: straight to its page.
+    t.equal(await search('PONGO'), 200);
+    t.match(new URL(page.url()).pathname, /^\/token\/PONGO\.r/);
+    // An amendment by its name: the amendments whose name holds it, the exact one first.
+    t.equal(await search('AMM'), 200);
+    t.equal((await hits())[0], '/amendment/8CC0774A3BF66D1D22E76BBDA8E8A232E6B6313834301B3B23E8601196AE6455');
+    // A ledger number with separators.
+    t.equal(await search('94,084,608'), 200);
+    t.equal(new URL(page.url()).pathname, '/ledger/94084608');
+    // Nothing: a 404 page with close names and what the box takes.
+    t.equal(await search('Bitstamq'), 404);
+    t.match(await text(page, 'h1'), 'Nothing found');
+    t.ok((await hits()).length >= 1, 'close names suggested');
+    t.match(await text(page, 'main'), 'The search box takes');
+    // The browser logs the 404 of the search that found nothing: that one is expected.
+    t.same(
+      visit.problems.filter((p) => !p.includes('status of 404')),
+      [],
+    );
+    await visit.context.close();
+    const results = await open('/search?q=Ripple+Fox');
+    await audit(t, results, 'search-results');
+    const none = await open('/search?q=Bitstamq', { status: 404 });
+    await audit(t, none, 'search-nothing');
+    // The amendment's page by its name; a validator key with a wrong checksum is a 400.
+    const byName = await open('/amendment/AMM');
+    t.equal(await text(byName.page, 'h1'), 'Amendment\nAMM');
+    await byName.context.close();
+    const badKey = await open(
+      `/validator/${alice.master_key.slice(0, -1)}${alice.master_key.endsWith('a') ? 'b' : 'a'}`,
+      {
+        status: 400,
+      },
+    );
+    t.match(await text(badKey.page, 'main'), 'checksum');
+    await badKey.context.close();
+  },
+);
 
 t.test('every link the pages rendered answers 200', async (t) => {
   const urls = [...links.keys()];

@@ -20,8 +20,26 @@ t.test('bars: an image with a title, a description in words, and labelled axes',
   );
   t.equal(svg.match(/<rect class="bar c0"/g)?.length, 3, 'one bar per day');
   t.match(svg, /text-anchor="end">800<\/text>/, 'a y tick label');
-  t.match(svg, /text-anchor="middle">20\d\d<\/text>/, 'a year on the time axis');
   t.notMatch(svg, /\d\.\d{3,}/, 'coordinates rounded');
+  // Three days over ten years: drawn side by side (not hairlines on a ten-year axis), the gap
+  // between the second and the third marked on the axis, each day labelled by its date.
+  const widths = [...svg.matchAll(/<rect class="bar c0"[^>]* width="([\d.]+)"/g)].map((m) => Number(m[1]));
+  t.ok(
+    widths.every((w) => w >= 20),
+    `bars drawn wide (${widths.join(', ')})`,
+  );
+  t.equal(svg.match(/class="axis-break"/g)?.length, 1, 'one break: between 2015-01-15 and 2025-02-12');
+  for (const date of ['2015-01-14', '2015-01-15', '2025-02-12']) t.match(svg, `>${date}</text>`, date);
+});
+
+t.test('days close together keep the calendar axis', async (t) => {
+  const month = Array.from({ length: 20 }, (_, i) => ({
+    date: new Date(Date.UTC(2025, 0, 1 + i * 2)).toISOString(),
+    value: i,
+  }));
+  const svg = renderToString(DailyBars({ id: 'm', title: 'Every other day', unit: 'x', points: month })!);
+  t.notMatch(svg, 'axis-break', 'no break');
+  t.match(svg, /text-anchor="middle">[A-Z][a-z]{2} \d\d<\/text>|text-anchor="middle">\w+<\/text>/, 'calendar ticks');
 });
 
 t.test('no data is said in words, not drawn', async (t) => {
@@ -56,7 +74,8 @@ t.test('a line breaks where days are missing', async (t) => {
     })!,
   );
   // Two consecutive days joined, the day ten years later on its own: two sub-paths.
-  t.equal(svg.match(/M/g)?.length, 2);
+  const path = /<path class="line c0" d="([^"]*)"/.exec(svg)?.[1] ?? '';
+  t.equal(path.match(/M/g)?.length, 2);
   t.equal(svg.match(/<circle/g)?.length, 3);
 });
 
