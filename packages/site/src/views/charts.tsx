@@ -157,6 +157,8 @@ export interface DayLayout {
 const SPARSE = 3;
 /** A gap's width, in days' widths, on a compressed axis. */
 const GAP = 0.7;
+/** The room a date label takes on the x axis, in the drawing's units (at a phone's larger labels). */
+const LABEL_SPACING = 105;
 
 export function dayLayout(dates: readonly string[]): DayLayout {
   const days = [...new Set(dates.map((d) => Date.parse(day(d))))].sort((a, b) => a - b);
@@ -188,8 +190,22 @@ export function dayLayout(dates: readonly string[]): DayLayout {
   const slot = (WIDTH - MARGIN.left - MARGIN.right) / (at + 1);
   const toX = (p: number): number => MARGIN.left + (p + 0.5) * slot;
   const center = (date: string): number => toX(position.get(Date.parse(day(date))) ?? 0);
-  const ticks =
-    days.length <= 4 ? days : [0, 1, 2, 3].map((k) => days[Math.round((k * (days.length - 1)) / 3)] as number);
+  // Dates as labels, far enough apart not to run into each other: the first day, then each day at
+  // least a label's width further, the last day in place of a label too close to it.
+  const ticks: number[] = [];
+  for (const d of days) {
+    const last = ticks[ticks.length - 1];
+    if (last === undefined || toX(position.get(d) ?? 0) - toX(position.get(last) ?? 0) >= LABEL_SPACING) ticks.push(d);
+  }
+  const end = days[days.length - 1];
+  if (end !== undefined && ticks[ticks.length - 1] !== end) {
+    if (
+      ticks.length > 1 &&
+      toX(position.get(end) ?? 0) - toX(position.get(ticks[ticks.length - 1] as number) ?? 0) < LABEL_SPACING
+    )
+      ticks.pop();
+    ticks.push(end);
+  }
   const y = HEIGHT - MARGIN.bottom;
   const breaks = gaps.map(toX);
   const width = Math.max(1.5, Math.min(28, slot * 0.8));
@@ -206,13 +222,16 @@ export function dayLayout(dates: readonly string[]): DayLayout {
             d={`M${px(b - 3)},${px(y + 4)}L${px(b + 1)},${px(y - 4)}M${px(b - 1)},${px(y + 4)}L${px(b + 3)},${px(y - 4)}`}
           />
         ))}
-        {ticks.map((tick, i) => (
+        {ticks.map((tick) => (
           <text
-            x={px(toX(position.get(tick) ?? 0))}
+            x={px(
+              Math.min(
+                WIDTH - LABEL_SPACING / 2,
+                Math.max(MARGIN.left + LABEL_SPACING / 2 - 8, toX(position.get(tick) ?? 0)),
+              ),
+            )}
             y={px(y + 18)}
-            text-anchor={
-              ticks.length > 1 && i === 0 ? 'start' : ticks.length > 1 && i === ticks.length - 1 ? 'end' : 'middle'
-            }
+            text-anchor="middle"
           >
             {new Date(tick).toISOString().slice(0, 10)}
           </text>
