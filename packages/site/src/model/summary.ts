@@ -1,5 +1,7 @@
-import { nftPageChanges } from '@xle/documents';
-import { amountText, amountView, formatValue, type AmountView } from './format.js';
+import BigNumber from 'bignumber.js';
+import { encodeNodePublic } from 'xrpl';
+import { isLpTokenCode, nftPageChanges, rawBalanceChanges } from '@xle/documents';
+import { amountText, amountView, formatSignificant, formatValue, type AmountView } from './format.js';
 
 /**
  * A transaction's one-line human summary, as segments a view links ("rA paid rB 12.5
@@ -11,7 +13,8 @@ export type Segment =
   | { kind: 'account'; address: string }
   | { kind: 'amount'; amount: AmountView }
   | { kind: 'nft'; id: string }
-  | { kind: 'amendment'; id: string; name?: string };
+  | { kind: 'amendment'; id: string; name?: string }
+  | { kind: 'validator'; key: string };
 
 type Tx = Record<string, unknown>;
 
@@ -82,6 +85,68 @@ function delivered(tx: Tx): unknown {
   return deliveredAmount(tx) ?? tx.Amount;
 }
 
+/**
+ * What the sender's balances did in this transaction, by the metadata (the fee left out of its
+ * XRP): each asset's signed change, as amounts (pure).
+ */
+function senderChanges(tx: Tx): { paid: unknown[]; received: unknown[] } {
+  const sender = tx.Account;
+  const paid: unknown[] = [];
+  const received: unknown[] = [];
+  if (typeof sender !== 'string') return { paid, received };
+  const fee = typeof tx.Fee === 'string' || typeof tx.Fee === 'number' ? new BigNumber(String(tx.Fee)).div(1e6) : null;
+  for (const change of rawBalanceChanges(tx.meta, sender)) {
+    if (change.account !== sender) continue;
+    let value = new BigNumber(change.value);
+    if (change.issuer === undefined && fee !== null) value = value.plus(fee);
+    if (value.isZero()) continue;
+    const raw =
+      change.issuer === undefined
+        ? value.abs().times(1e6).integerValue().toFixed()
+        : { currency: change.currency, issuer: change.issuer, value: value.abs().toFixed() };
+    (value.isNegative() ? paid : received).push(raw);
+  }
+  return { paid, received };
+}
+
+const isLp = (raw: unknown): boolean =>
+  typeof raw === 'object' && raw !== null && isLpTokenCode(String((raw as Tx).currency ?? ''));
+
+/** "10 XRP and 5 USD": amounts joined in words. */
+function amountsInWords(raws: readonly unknown[]): Segment[] {
+  return raws.flatMap((raw, i) => [...(i === 0 ? [] : [text(i === raws.length - 1 ? ' and ' : ', ')]), ...amount(raw)]);
+}
+
+/** Whether amounts of the asset of `target` add up to at least its value (to a billionth of it). */
+function covers(amounts: readonly unknown[], target: unknown): boolean {
+  const wanted = amountView(target);
+  if (wanted === undefined || wanted.value === '') return false;
+  const total = amounts
+    .map((raw) => amountView(raw))
+    .filter((a) => a !== undefined && a.currency === wanted.currency && a.issuer === wanted.issuer)
+    .reduce((sum, a) => sum.plus(a?.value ?? 0), new BigNumber(0));
+  return total.gte(new BigNumber(wanted.value).times(1 - 1e-9));
+}
+
+/** Whether the sender's offer was placed on the books (a new Offer entry of its own in the metadata). */
+function offerPlaced(tx: Tx): boolean {
+  const meta = (tx.meta ?? {}) as Tx;
+  return (Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as Tx[]) : []).some((wrapper) => {
+    const created = wrapper.CreatedNode as { LedgerEntryType?: string; NewFields?: Tx } | undefined;
+    return created?.LedgerEntryType === 'Offer' && created.NewFields?.Account === tx.Account;
+  });
+}
+
+/** An offer's rate: what the taker pays per unit it gets, "at 0.5 USD per XRP" (pure). */
+function offerRate(pays: unknown, gets: unknown): Segment[] {
+  const p = amountView(pays);
+  const g = amountView(gets);
+  if (p === undefined || g === undefined || p.value === '' || g.value === '') return [];
+  const per = new BigNumber(g.value);
+  if (per.isZero()) return [];
+  return [text(` at ${formatSignificant(new BigNumber(p.value).div(per).toFixed())} ${p.code} per ${g.code}`)];
+}
+
 /** An AMM pool's two assets, "XRP/USD.rIssuer". */
 function pool(tx: Tx): Segment[] {
   return [...amount(tx.Asset), text('/'), ...amount(tx.Asset2)];
@@ -124,7 +189,27 @@ function phraseOf(tx: Tx): Phrase | undefined {
         : [text('an offer to buy '), ...amount(tx.TakerPays), text(' for '), ...amount(tx.TakerGets)];
       const replacing =
         tx.OfferSequence === undefined ? [] : [text(`, replacing its offer #${String(tx.OfferSequence)}`)];
-      return { done: [text('created '), ...what, ...replacing], tried: [text('tried to create '), ...what] };
+      // The rate the offer names; then what happened, by the metadata: traded against the books,
+      // placed on them, both, or neither (an immediate-or-cancel offer that found nothing).
+      const rate = sell ? offerRate(tx.TakerPays, tx.TakerGets) : offerRate(tx.TakerGets, tx.TakerPays);
+      const changes = senderChanges(tx);
+      const traded = changes.received.length > 0;
+      const placed = offerPlaced(tx);
+      // Filled in full: a sell gave all of TakerGets, a buy got all of TakerPays.
+      const whole = sell ? covers(changes.paid, tx.TakerGets) : covers(changes.received, tx.TakerPays);
+      const state = traded
+        ? placed
+          ? ' (partly filled, the rest placed on the books)'
+          : whole
+            ? ' (filled)'
+            : ' (partly filled, the rest cancelled)'
+        : placed
+          ? ' (placed on the books)'
+          : ' (nothing filled, nothing placed)';
+      return {
+        done: [text('created '), ...what, ...rate, ...replacing, text(state)],
+        tried: [text('tried to create '), ...what],
+      };
     }
     case 'OfferCancel':
       return { done: [text(`cancelled its offer #${String(tx.OfferSequence)}`)] };
@@ -240,22 +325,35 @@ function phraseOf(tx: Tx): Phrase | undefined {
     case 'AMMCreate':
       return { done: [text('created an AMM pool of '), ...amount(tx.Amount), text(' and '), ...amount(tx.Amount2)] };
     case 'AMMDeposit': {
-      const amounts = [
-        ...amount(tx.Amount),
-        ...(tx.Amount2 === undefined ? [] : [text(' and '), ...amount(tx.Amount2)]),
-      ];
+      // What the metadata changed, not what was asked: the assets paid in and the LP tokens received.
+      const { paid, received } = senderChanges(tx);
+      const lp = received.filter(isLp);
       return {
         done: [
           text('deposited '),
-          ...(amounts.length > 0 ? amounts : [text('LP tokens’ worth')]),
-          text(' into the AMM pool '),
+          ...(paid.length > 0 ? amountsInWords(paid) : [text('into')]),
+          text(paid.length > 0 ? ' into the AMM pool ' : ' the AMM pool '),
           ...pool(tx),
+          ...(lp.length > 0 ? [text(' and received '), ...amountsInWords(lp)] : []),
         ],
         tried: [text('tried to deposit into the AMM pool '), ...pool(tx)],
       };
     }
-    case 'AMMWithdraw':
-      return { done: [text('withdrew from the AMM pool '), ...pool(tx)] };
+    case 'AMMWithdraw': {
+      const { paid, received } = senderChanges(tx);
+      const lp = paid.filter(isLp);
+      const assets = received.filter((r) => !isLp(r));
+      return {
+        done: [
+          text('withdrew '),
+          ...(assets.length > 0 ? [...amountsInWords(assets), text(' from')] : [text('from')]),
+          text(' the AMM pool '),
+          ...pool(tx),
+          ...(lp.length > 0 ? [text(', returning '), ...amountsInWords(lp)] : []),
+        ],
+        tried: [text('tried to withdraw from the AMM pool '), ...pool(tx)],
+      };
+    }
     case 'AMMVote':
       return {
         done: [
@@ -279,6 +377,16 @@ function phraseOf(tx: Tx): Phrase | undefined {
   }
 }
 
+/** A validator's public key from its hex form (33 bytes) as a node public key ("n9…"), if it is one. */
+function validatorKey(hex: unknown): string | undefined {
+  if (typeof hex !== 'string' || !/^[0-9A-Fa-f]{66}$/.test(hex)) return undefined;
+  try {
+    return encodeNodePublic(Buffer.from(hex, 'hex'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Pseudo-transactions: the network itself, not an account, is their subject. */
 function pseudoSummary(tx: Tx): Segment[] | undefined {
   switch (tx.TransactionType) {
@@ -292,14 +400,14 @@ function pseudoSummary(tx: Tx): Segment[] | undefined {
     }
     case 'SetFee':
       return [text('The network changed its fee and reserve settings')];
-    case 'UNLModify':
-      return [
-        text(
-          Number(tx.UNLModifyDisabling) === 1
-            ? 'The network put a validator on the negative UNL'
-            : 'The network took a validator off the negative UNL',
-        ),
-      ];
+    case 'UNLModify': {
+      const key = validatorKey(tx.UNLModifyValidator);
+      const who: Segment[] =
+        key === undefined ? [text('a validator')] : [text('validator '), { kind: 'validator', key }];
+      return Number(tx.UNLModifyDisabling) === 1
+        ? [text('The network put '), ...who, text(' on the negative UNL')]
+        : [text('The network took '), ...who, text(' off the negative UNL')];
+    }
     default:
       return undefined;
   }
@@ -341,6 +449,8 @@ export function summaryText(segments: readonly Segment[]): string {
           return s.id;
         case 'amendment':
           return s.name ?? s.id;
+        case 'validator':
+          return s.key;
       }
     })
     .join('');

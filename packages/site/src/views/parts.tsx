@@ -233,6 +233,8 @@ export function Summary({ segments, ctx }: { segments: readonly Segment[]; ctx: 
             return <Amount amount={s.amount} ctx={ctx} />;
           case 'nft':
             return <NftLink id={s.id} />;
+          case 'validator':
+            return <ValidatorLink keyText={s.key} short />;
           case 'amendment':
             // A named amendment is one the amendments data set knows, so its page answers.
             return s.name === undefined ? <span class="mono">{s.id}</span> : <AmendmentLink id={s.id} name={s.name} />;

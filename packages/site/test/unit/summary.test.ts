@@ -33,11 +33,11 @@ t.test('payments: who paid whom what was delivered', async (t) => {
 t.test('offers, trust lines, settings and the rest', async (t) => {
   t.equal(
     text('75B818FCF3C7'),
-    'rXTZ5g8X7mrAYEe7iFeM9fiS4ccueyurG created an offer to sell 17,588.363594 XRP for 6,101.330339051342 USD.rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B, replacing its offer #80543309',
+    'rXTZ5g8X7mrAYEe7iFeM9fiS4ccueyurG created an offer to sell 17,588.363594 XRP for 6,101.330339051342 USD.rvYAfWj5gh67oV6fW32ZzP3Aw4Eubs59B at 0.346896 USD per XRP, replacing its offer #80543309 (placed on the books)',
   );
   t.equal(
     text('DB244B742B5C'),
-    'r3rhWeE31Jt5sWmi4QiGLMZnY3ENgqw96W created an offer to buy 24,755.081083 XRP for 51.41523894181696 BCH.rcyS4CeCZVYvTiKcxj6Sx32ibKwcDHLds',
+    'r3rhWeE31Jt5sWmi4QiGLMZnY3ENgqw96W created an offer to buy 24,755.081083 XRP for 51.41523894181696 BCH.rcyS4CeCZVYvTiKcxj6Sx32ibKwcDHLds at 0.00207696 BCH per XRP (placed on the books)',
   );
   t.equal(text('F4EFFD0C02EC'), 'rENDnFwR3CPvrsPjD9XXeqVoXeVt2CpPWX cancelled its offer #15239384');
   t.equal(
@@ -56,7 +56,8 @@ t.test('offers, trust lines, settings and the rest', async (t) => {
   t.equal(text('09A9C86BF206'), 'rf1BiGeXwwQoi8Z2ueFYTEXSwuJYfV2Jpn set a signer list of 2 signers with quorum 2');
   t.equal(
     text('6D85FF2BEE30'),
-    'rLGLRLAyh6sPsYYddF9XighPaK6YyhftpW deposited 2 XRP and 15,839,384.398443 WLFI.rGVxqEKH58bAZQKoRjyBJkYDPazCRxsqJ into the AMM pool XRP/WLFI.rGVxqEKH58bAZQKoRjyBJkYDPazCRxsqJ',
+    // What the metadata changed (not the Amount asked for), and the LP tokens received.
+    'rLGLRLAyh6sPsYYddF9XighPaK6YyhftpW deposited 15,839,384.3984393 WLFI.rGVxqEKH58bAZQKoRjyBJkYDPazCRxsqJ and 2 XRP into the AMM pool XRP/WLFI.rGVxqEKH58bAZQKoRjyBJkYDPazCRxsqJ and received 4,279,342.399292 LP.rn8gn11MeoxnAcSvHiTGDUdvAZydGvXp21',
   );
 });
 
@@ -92,7 +93,11 @@ t.test('pseudo-transactions speak of the network; unknown types fall back to "su
   const named = { ...fixtureTx('1500FADB73E7'), AmendmentName: 'fixNFTokenRemint' };
   t.equal(summaryText(summarize(named)), 'The network enabled amendment fixNFTokenRemint');
   t.match(summarize(named)[1], { kind: 'amendment', name: 'fixNFTokenRemint' });
-  t.equal(text('0746806B2E9C'), 'The network put a validator on the negative UNL');
+  t.equal(
+    text('0746806B2E9C'),
+    'The network put validator nHUXeusfwk61c4xJPneb9Lgy7Ga6DVaVLEyB29ftUdt9k2KxD6Hw on the negative UNL',
+  );
+  t.match(summarize(fixtureTx('0746806B2E9C'))[2], { kind: 'validator' });
   t.equal(text('3119491F7965'), 'rsMvgKpm7cb5TMxt9XRGBXyyVWToBnDTBn submitted a DIDSet');
   t.equal(text('A968A7E7875F'), 'rJdTJRJZ6GXCCRaamHJgEqVzB7Zy4557Pi submitted an XChainCreateClaimID');
 });
