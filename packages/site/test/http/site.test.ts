@@ -132,10 +132,16 @@ t.test('the search box: forms that name their page go there; the rest is a 400 o
   const hex = await get(`${base}/search?q=${'AB'.repeat(32)}`);
   t.equal(hex.status, 404);
   t.match(hex.body, 'No transaction, ledger, NFT or amendment with the id');
-  const bad = await get(`${base}/search?q=hello`);
-  t.equal(bad.status, 400);
+  const bad = await get(`${base}/search?q=rsw3nDRopQQZDrZjzawak7hDz2gLwCPszx`);
+  t.equal(bad.status, 400, 'an address whose checksum is wrong');
   t.match(bad.body, 'The search box takes:');
-  t.match(bad.body, 'value="hello"', 'the query stays in the box');
+  t.match(bad.body, 'value="rsw3nDRopQQZDrZjzawak7hDz2gLwCPszx"', 'the query stays in the box');
+  // Not an id: looked up by name; nothing of that name in these (empty) indices is a 404 page.
+  const text = await get(`${base}/search?q=hello`);
+  t.equal(text.status, 404);
+  t.match(text.body, 'Nothing found');
+  t.match(text.body, 'value="hello"', 'the query stays in the box');
+  t.equal(text.headers.get('cache-control'), 'no-cache');
 });
 
 t.test('site routes are GET and HEAD only', async (t) => {
