@@ -8,7 +8,7 @@ import {
   buildTokenSearchQuery,
 } from '../queries/find.js';
 import { toLabel, type Label } from '../shapers/labels.js';
-import { shapeTokens } from '../shapers/token.js';
+import { labelledTokens } from './tokens.js';
 
 /**
  * Search by what people type (the website's search box): labels by name or domain, accounts by
@@ -48,12 +48,8 @@ export async function domainAccounts(
 /** Tokens whose code is the text (any case) or whose XLS-26 name holds its words, as the token list shows them. */
 export async function tokenMatches(engine: Engine, text: string, limit: number): Promise<Json[]> {
   const found = await engine.search<Json>('tokens', buildTokenSearchQuery(text, limit));
-  const docs = found.hits.hits.map((h) => h._source ?? {});
-  return shapeTokens(
-    docs,
-    await lookupLabels(
-      engine,
-      docs.map((d) => d.issuer as string),
-    ),
+  return labelledTokens(
+    engine,
+    found.hits.hits.map((h) => h._source ?? {}),
   );
 }

@@ -21,7 +21,14 @@ export async function tokenList(engine: Engine, query: TokensQuery): Promise<Jso
     'tokens',
     buildTokensQuery(sort, direction, query.limit ?? 100, query.offset ?? 0),
   );
-  const docs = found.hits.hits.map((h) => h._source ?? {});
+  return labelledTokens(
+    engine,
+    found.hits.hits.map((h) => h._source ?? {}),
+  );
+}
+
+/** Token documents as the token list shows them: without their toml data, each with its issuer's label. */
+export async function labelledTokens(engine: Engine, docs: readonly Json[]): Promise<Json[]> {
   return shapeTokens(
     docs,
     await lookupLabels(
