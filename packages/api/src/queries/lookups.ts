@@ -19,6 +19,26 @@ export function buildTxLookup(id: string): estypes.SearchRequest {
   };
 }
 
+/**
+ * The OfferCreate of an account that used a sequence (its Sequence, or a TicketSequence), newest
+ * first at or before a ledger (pure): the transaction that created the offer a later one names.
+ */
+export function buildOfferCreationQuery(account: string, sequence: number): estypes.SearchRequest & { size: number } {
+  return {
+    query: {
+      bool: {
+        filter: [{ term: { Account: account } }, { term: { TransactionType: 'OfferCreate' } }],
+        should: [{ term: { Sequence: sequence } }, { term: { TicketSequence: sequence } }],
+        minimum_should_match: 1,
+      },
+    },
+    sort: [{ ledger_index: { order: 'desc' } }],
+    _source: ['hash'],
+    size: 1,
+    track_total_hits: false,
+  };
+}
+
 /** The transactions of one ledger, in ledger order (pure). */
 export function buildLedgerTxQuery(ledgerIndex: number): estypes.SearchRequest {
   return {

@@ -2,7 +2,7 @@ import { NotFoundError } from '@xle/core';
 import { decodeCtid, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
-import { buildTxLookup } from '../queries/lookups.js';
+import { buildOfferCreationQuery, buildTxLookup } from '../queries/lookups.js';
 import { decodeMarker } from '../queries/markers.js';
 import { buildAccountTxQuery } from '../queries/transactions.js';
 import type { AccountTxQuery } from '../schemas/queries.js';
@@ -67,4 +67,24 @@ export async function accountTransactions(engine: Engine, account: string, query
 export async function indexedTransactions(engine: Engine, hashes: Iterable<string>): Promise<Set<string>> {
   const wanted = [...new Set([...hashes].map((h) => h.toUpperCase()))];
   return new Set((await engine.mget<unknown>('locators', wanted)).keys());
+}
+
+/**
+ * The hash of the OfferCreate that made an account's offer of this sequence, indexed at or before
+ * `ledger` (the ledger of the transaction naming it); undefined when it is not indexed. Only the
+ * ranges up to that ledger are read, newest first.
+ */
+export async function offerCreation(
+  engine: Engine,
+  account: string,
+  sequence: number,
+  ledger: number,
+): Promise<string | undefined> {
+  const found = await engine.searchByLedger<{ hash?: string }>(
+    'transactions',
+    buildOfferCreationQuery(account, sequence),
+    { lte: ledger },
+  );
+  const hash = found[0]?._source?.hash;
+  return typeof hash === 'string' ? hash : undefined;
 }

@@ -74,6 +74,12 @@ export function formatValue(value: string | number): string {
   return number.toFormat({ decimalSeparator: '.', groupSeparator: ',', groupSize: 3 });
 }
 
+/** XRP written with its 6 decimals (drops): "-0.04" → "-0.040000", so a column of XRP lines up (pure). */
+export function xrpDecimals(value: string): string {
+  const number = decimal(value);
+  return number === undefined ? value : number.toFixed(6);
+}
+
 /** A signed change: "+1,234.5" or "-0.000012" (pure). */
 export function formatChange(value: string): string {
   const formatted = formatValue(value);

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import Type from 'typebox';
 import type { Engine } from '@xle/api/engine';
-import { transactionById } from '@xle/api/resources/transactions';
+import { offerCreation, transactionById } from '@xle/api/resources/transactions';
 import { TxIdParam } from '@xle/api/schemas/params';
 import { balanceChanges } from '../model/balance-changes.js';
 import { definePage, type AnyPage } from '../page.js';
@@ -14,7 +14,16 @@ export async function loadTransaction(engine: Engine, id: string): Promise<Trans
   const tx = await transactionById(engine, id);
   const changes = balanceChanges(tx.meta);
   const tokens = changes.flatMap((a) => a.changes.flatMap((c) => (c.token === undefined ? [] : [c.token])));
-  return { tx, changes, ctx: await linkContext(engine, [tx], { tokens }) };
+  // The offer an OfferCreate replaces or an OfferCancel cancels: the transaction that created it.
+  const names =
+    (tx.TransactionType === 'OfferCreate' || tx.TransactionType === 'OfferCancel') &&
+    typeof tx.OfferSequence === 'number' &&
+    typeof tx.Account === 'string';
+  const [ctx, offerTx] = await Promise.all([
+    linkContext(engine, [tx], { tokens }),
+    names ? offerCreation(engine, String(tx.Account), Number(tx.OfferSequence), Number(tx.ledger_index)) : undefined,
+  ]);
+  return { tx, changes, ctx, ...(offerTx === undefined ? {} : { offerTx }) };
 }
 
 /** `/tx/{TRANSACTION_HASH}` (a ctid may replace the hash). */

@@ -56,7 +56,9 @@ export function AmendmentPage({ chrome, props }: { chrome: SiteChrome; props: Am
         ]}
       />
       <Section id="votes" title="Votes">
-        {props.validators === undefined ? (
+        {a.enabled === true ? (
+          <p>Enabled: validators no longer vote on it.</p>
+        ) : props.validators === undefined ? (
           <Empty>The validators data set has not been computed yet.</Empty>
         ) : (
           <>

@@ -1,6 +1,6 @@
 import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, TX_ACCOUNT_FIELDS, type Json } from '@xle/documents';
 import type { AccountBalanceChanges } from '../model/balance-changes.js';
-import { amountView, feeText, formatChange } from '../model/format.js';
+import { amountView, feeText, formatChange, xrpDecimals } from '../model/format.js';
 import { isPartialPayment, transactionFlagNames } from '../model/flags.js';
 import { memosOf, type MemoField } from '../model/memos.js';
 import { deliveredAmount, summarize } from '../model/summary.js';
@@ -14,6 +14,7 @@ import {
   LedgerLink,
   NftLink,
   RawJson,
+  TxLink,
   Result,
   Section,
   Summary,
@@ -29,6 +30,8 @@ export interface TransactionProps {
   /** Balance changes per account, from its metadata. */
   changes: readonly AccountBalanceChanges[];
   ctx: LinkContext;
+  /** The OfferCreate that made the offer this one replaces or cancels, when indexed. */
+  offerTx?: string | undefined;
 }
 
 /** Fields the page shows in its own places (or not at all: signatures), left out of "Other fields". */
@@ -113,7 +116,7 @@ function ChangeRows({
             <AccountLink address={account} ctx={ctx} />
           </td>
           <td data-label={head[1]} class={`num ${change.value.startsWith('-') ? 'negative' : 'positive'}`}>
-            {formatChange(change.value)}
+            {formatChange(change.counterparty === undefined ? xrpDecimals(change.value) : change.value)}
           </td>
           <td data-label={head[2]}>
             {change.counterparty === undefined ? (
@@ -184,7 +187,10 @@ export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: 
   const result = String(meta.TransactionResult ?? '');
   const delivered = amountView(deliveredAmount(tx));
   const memos = memosOf(tx);
-  const others = Object.entries(tx).filter(([key, value]) => !SHOWN.has(key) && value !== undefined && value !== null);
+  const offer = tx.TransactionType === 'OfferCreate' || tx.TransactionType === 'OfferCancel';
+  const others = Object.entries(tx).filter(
+    ([key, value]) => !SHOWN.has(key) && !(offer && key === 'OfferSequence') && value !== undefined && value !== null,
+  );
   const hash = String(tx.hash);
   const flags = transactionFlagNames(tx);
   const requested = amountView(tx.DeliverMax ?? tx.Amount);
@@ -222,6 +228,19 @@ export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: 
           delivered === undefined &&
             meta.delivered_amount === 'unavailable' && ['Delivered', 'not recorded by this ledger’s metadata'],
           tx.Sequence !== undefined && ['Sequence', String(tx.Sequence)],
+          offer &&
+            tx.OfferSequence !== undefined && [
+              tx.TransactionType === 'OfferCancel' ? 'Offer cancelled' : 'Offer replaced',
+              props.offerTx === undefined ? (
+                <span title="The transaction that created it is not in the indexed ledgers">
+                  #{String(tx.OfferSequence)}
+                </span>
+              ) : (
+                <>
+                  #{String(tx.OfferSequence)}, created by <TxLink hash={props.offerTx} />
+                </>
+              ),
+            ],
           tx.TicketSequence !== undefined && ['Ticket', String(tx.TicketSequence)],
           flags.length > 0 && [
             'Flags',

@@ -714,6 +714,11 @@ t.test(
     // The amendment's page by its name; a validator key with a wrong checksum is a 400.
     const byName = await open('/amendment/AMM');
     t.equal(await text(byName.page, 'h1'), 'Amendment\nAMM');
+    t.equal(
+      await text(byName.page, 'section[aria-labelledby="votes-h"] p'),
+      'Enabled: validators no longer vote on it.',
+      'an enabled amendment counts no votes',
+    );
     await byName.context.close();
     const badKey = await open(
       `/validator/${alice.master_key.slice(0, -1)}${alice.master_key.endsWith('a') ? 'b' : 'a'}`,
@@ -725,6 +730,19 @@ t.test(
     await badKey.context.close();
   },
 );
+
+t.test('an offer cancelled links the transaction that created it', async (t) => {
+  const cancel = await api('/tx/EEEF2B2EAE70508920E2E03B5B4533C0526EE494F578583615828C57E8BDF03E');
+  const visit = await open(`/tx/${String(cancel.hash)}`);
+  const link = visit.page.locator('.fact:has(dt:text-is("Offer cancelled")) dd a[href^="/tx/"]');
+  const created = String(await link.getAttribute('href')).replace('/tx/', '');
+  const creation = await api(`/tx/${created}`);
+  t.equal(creation.TransactionType, 'OfferCreate');
+  t.equal(creation.Account, cancel.Account, 'by the same account');
+  t.equal(creation.TicketSequence ?? creation.Sequence, cancel.OfferSequence, 'with the sequence it names');
+  t.ok(Number(creation.ledger_index) <= Number(cancel.ledger_index), 'before it');
+  await visit.context.close();
+});
 
 t.test('every link the pages rendered answers 200', async (t) => {
   const urls = [...links.keys()];
