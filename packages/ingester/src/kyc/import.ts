@@ -1,6 +1,6 @@
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { recordJobRun } from '../jobs/data-set.js';
-import { importAccountRecords, type NamesImportResult } from '../names/import.js';
+import { importAccountRecords, type NamesImportResult, type ReplaceGuard } from '../names/import.js';
 import type { KycRecord } from './wallet-kyc.js';
 
 /**
@@ -11,8 +11,9 @@ export async function importWalletKyc(
   engine: IngestEngine,
   source: string,
   records: readonly KycRecord[],
+  guard: ReplaceGuard = {},
 ): Promise<NamesImportResult> {
-  const result = await importAccountRecords(engine, 'kyc', source, records);
+  const result = await importAccountRecords(engine, 'kyc', source, records, guard);
   await recordJobRun(engine, {
     job: 'kyc',
     ledger_index: 0,

@@ -1,3 +1,4 @@
+import { CommandError } from '@xle/core';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { writeDocuments } from '../jobs/data-set.js';
 import { recordsVersion, type NameRecord } from './well-known.js';
@@ -9,13 +10,83 @@ export interface NamesImportResult {
   removed: number;
 }
 
+/** What an import may do to the records its source already holds. */
+export interface ReplaceGuard {
+  /** An input without a record empties the source (refused otherwise). */
+  allowEmpty?: boolean;
+  /** The input may remove more than MAX_REMOVED_SHARE of the source's records (refused otherwise). */
+  replace?: boolean;
+  /** Told what the import will write and remove, once checked and before anything is written. */
+  onPlan?: (plan: { write: number; remove: number; existing: number }) => void;
+}
+
+/**
+ * Above this share of a source's records removed by one import, the import is refused unless
+ * `--replace` says it is meant: a truncated or wrong file must not erase a source.
+ */
+export const MAX_REMOVED_SHARE = 0.5;
+
 /** Labels of well-known accounts: one source replaced as a whole (see `importAccountRecords`). */
 export function importNames(
   engine: IngestEngine,
   source: string,
   records: readonly NameRecord[],
+  guard: ReplaceGuard = {},
 ): Promise<NamesImportResult> {
-  return importAccountRecords(engine, 'names', source, records);
+  return importAccountRecords(engine, 'names', source, records, guard);
+}
+
+/** The ids of a source's records now in the index. */
+async function sourceIds(
+  engine: IngestEngine,
+  kind: 'names' | 'kyc',
+  source: string,
+  version?: string,
+): Promise<string[]> {
+  const ids: string[] = [];
+  const hits = engine.scan(kind, {
+    query: {
+      bool: {
+        filter: [{ term: { source } }],
+        ...(version === undefined ? {} : { must_not: [{ term: { version } }] }),
+      },
+    },
+    sort: [{ account: 'asc' }],
+    _source: false,
+  });
+  for await (const hit of hits) if (hit._id !== undefined) ids.push(hit._id);
+  return ids;
+}
+
+/**
+ * Refuses an import that would erase what it should not: an input without a record (unless
+ * `allowEmpty`), or one that would remove more than MAX_REMOVED_SHARE of the source's records
+ * (unless `replace`). The refusal says how many records would go, and which option says it is meant.
+ */
+function checkRemoval(
+  kind: string,
+  source: string,
+  existing: readonly string[],
+  records: readonly { account: string }[],
+  guard: ReplaceGuard,
+): void {
+  const kept = new Set(records.map((r) => r.account));
+  const removed = existing.filter((id) => !kept.has(id)).length;
+  const plan = { write: records.length, remove: removed, existing: existing.length };
+  if (records.length === 0 && guard.allowEmpty !== true)
+    throw new CommandError(
+      'EMPTY_INPUT',
+      `the input holds no ${kind} record: importing it would remove all ${removed} records of source “${source}”. ` +
+        'Check the file (a header-only CSV or an empty array reads as nothing); pass --allow-empty to empty the source on purpose.',
+    );
+  if (records.length > 0 && removed > 0 && removed > existing.length * MAX_REMOVED_SHARE && guard.replace !== true)
+    throw new CommandError(
+      'WOULD_REMOVE',
+      `the input would remove ${removed} of the ${existing.length} ${kind} records of source “${source}” ` +
+        `(more than ${MAX_REMOVED_SHARE * 100} %) and keep ${existing.length - removed}. ` +
+        'Check that the file is whole and is the source you meant; pass --replace to replace the source on purpose.',
+    );
+  guard.onPlan?.(plan);
 }
 
 /**
@@ -29,7 +100,9 @@ export async function importAccountRecords(
   kind: 'names' | 'kyc',
   source: string,
   records: readonly { account: string }[],
+  guard: ReplaceGuard = {},
 ): Promise<NamesImportResult> {
+  checkRemoval(kind, source, await sourceIds(engine, kind, source), records, guard);
   const version = recordsVersion(records);
   const updatedAt = new Date().toISOString();
   await writeDocuments(
@@ -39,13 +112,7 @@ export async function importAccountRecords(
   );
   // Search and delete by id rather than _delete_by_query, which not every deployment has (it
   // lives in the reindex module).
-  const stale: string[] = [];
-  const older = engine.scan(kind, {
-    query: { bool: { filter: [{ term: { source } }], must_not: [{ term: { version } }] } },
-    sort: [{ account: 'asc' }],
-    _source: false,
-  });
-  for await (const hit of older) if (hit._id !== undefined) stale.push(hit._id);
+  const stale = await sourceIds(engine, kind, source, version);
   await engine.deleteIds(kind, stale, { refresh: true });
   return { source, version, written: records.length, removed: stale.length };
 }
