@@ -8,13 +8,13 @@ import type { Teardown } from './listen.js';
 export type ApiChild = ChildProcessByStdio<null, Readable, null>;
 
 /**
- * The API as users run it (`node packages/api/dist/src/server.js`) in a process of its own, on a
+ * The API as users run it (`node packages/site/dist/src/server.js`, `pnpm serve`) in a process of its own, on a
  * free port over a test's indices, with JSON info logs on a stdout pipe the caller reads (see
  * listeningUrl) and `env` on top; killed if still running when
  * the test ends.
  */
 export function spawnApi(t: Teardown, target: TestIndices, env: Record<string, string>): ApiChild {
-  const child = spawn(process.execPath, [`${repoRoot}packages/api/dist/src/server.js`], {
+  const child = spawn(process.execPath, [`${repoRoot}packages/site/dist/src/server.js`], {
     env: {
       ...process.env,
       ES_URL: engineUrl(target.config),

@@ -5,7 +5,7 @@ import { createTestIndices, listeningUrl, spawnApi } from '@xle/test-helpers';
 import { ApiKeyStore, counterId, leaseBlock, UsageCounter, UsageStore, utcDay } from '../../src/index.js';
 
 /**
- * The quota leases across real API processes (`node packages/api/dist/src/server.js`, the default
+ * The quota leases across real API processes (`node packages/site/dist/src/server.js`, the default
  * plans mode) sharing one Pro key's counter: never more than the limit admitted, each admitted
  * request its own place, and the counter exact again once the processes stop.
  */
