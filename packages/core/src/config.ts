@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Type, { type Static, type TSchema } from 'typebox';
 import Compile from 'typebox/compile';
@@ -18,6 +18,17 @@ const Network = Type.Union([Type.Literal(NETWORKS[0]), Type.Literal(NETWORKS[1])
   default: 'mainnet',
   description: 'Which XRPL network this process serves and ingests; each network has its own indices.',
 });
+
+/** The token score's metrics, as `TOKEN_SCORE_WEIGHTS` names them (the spec's "Token score"). */
+export const SCORE_WEIGHT_METRICS = [
+  'amms',
+  'trustlines',
+  'holdingWallets',
+  'totalSupply',
+  'price',
+  'marketCap',
+] as const;
+const SCORE_WEIGHT = `(${SCORE_WEIGHT_METRICS.join('|')})=[0-9]+(\\.[0-9]+)?`;
 
 export const ConfigSchema = Type.Object(
   {
@@ -54,6 +65,7 @@ export const ConfigSchema = Type.Object(
         pingTimeoutMs: Type.Integer({
           default: 800,
           minimum: 50,
+          maximum: 999,
           description: 'Timeout of the readiness probe behind /api/v1/ping (must stay under one second).',
         }),
         rangeLedgers: Type.Integer({
@@ -317,7 +329,7 @@ export const ConfigSchema = Type.Object(
         }),
         scoreWeights: Type.String({
           default: 'amms=0.1,trustlines=0.15,holdingWallets=0.4,totalSupply=0.05,price=0.1,marketCap=0.2',
-          pattern: '^[A-Za-z]+=[0-9.]+(,[A-Za-z]+=[0-9.]+)*$',
+          pattern: `^${SCORE_WEIGHT}(,${SCORE_WEIGHT})*$`,
           description:
             'Token score weights, `metric=weight` pairs; metrics not named keep their default. The spec fixes holdingWallets at 0.4.',
         }),
@@ -463,41 +475,182 @@ function readConfigFile(path: string): Record<string, unknown> {
   return parsed;
 }
 
-function environmentLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
+/** One thing wrong with the configuration: where it was set (variable or file key) and why. */
+export interface ConfigProblem {
+  /** The environment variable, when the value came from one or has one. */
+  variable?: string;
+  /** The config file's key (`api.port`). */
+  key: string;
+  message: string;
+}
+
+type Scalar = 'integer' | 'number' | 'boolean' | 'string';
+
+/** What kind of value a key takes, and its allowed values when it is a choice. */
+function describeSchema(schema: TSchema): { kind: Scalar; allowed?: string[] } {
+  const s = schema as unknown as { type?: string; anyOf?: { const?: unknown }[]; const?: unknown };
+  if (Array.isArray(s.anyOf) && s.anyOf.every((b) => typeof b.const === 'string'))
+    return { kind: 'string', allowed: s.anyOf.map((b) => String(b.const)) };
+  if (s.type === 'integer' || s.type === 'number' || s.type === 'boolean') return { kind: s.type };
+  return { kind: 'string' };
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * The environment's values as the config's types, strictly: a whole number is digits (no `true`,
+ * `0x10`, `1e3` or `3000.5`), a number is a plain decimal, a flag is `true` or `false`. What does
+ * not convert is a problem naming its variable.
+ */
+function environmentLayer(env: NodeJS.ProcessEnv, problems: ConfigProblem[]): Record<string, unknown> {
   const layer: Record<string, unknown> = {};
   for (const { env: name, path } of ENV_VARS) {
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
-    const [section, key] = path;
-    if (key === undefined) layer[section] = raw;
-    else {
-      const inner = (layer[section] ??= {}) as Record<string, unknown>;
-      inner[key] = raw;
+    const key = path.filter(Boolean).join('.');
+    const { kind } = describeSchema(schemaAt(path));
+    let value: unknown = raw;
+    if (kind === 'integer' || kind === 'number') {
+      const text = raw.trim();
+      if (!(kind === 'integer' ? INTEGER_TEXT : NUMBER_TEXT).test(text)) {
+        problems.push({
+          variable: name,
+          key,
+          message: `must be ${kind === 'integer' ? 'a whole number written in digits' : 'a decimal number'}, not “${raw}”`,
+        });
+        continue;
+      }
+      value = Number(text);
+    } else if (kind === 'boolean') {
+      if (raw !== 'true' && raw !== 'false') {
+        problems.push({ variable: name, key, message: `must be true or false, not “${raw}”` });
+        continue;
+      }
+      value = raw === 'true';
     }
+    const [section, inner] = path;
+    if (inner === undefined) layer[section] = value;
+    else ((layer[section] ??= {}) as Record<string, unknown>)[inner] = value;
   }
   return layer;
 }
 
-/** Merges defaults, file, environment and overrides; throws `ConfigError` listing every problem. */
+/** The variable of a config key (`api.port` → `API_PORT`). */
+function variableOf(key: string): string | undefined {
+  return ENV_VARS.find((v) => v.path.filter(Boolean).join('.') === key)?.env;
+}
+
+/** Schema errors in words: one per key, a choice listing its allowed values. */
+function schemaProblems(candidate: unknown): ConfigProblem[] {
+  const byKey = new Map<string, ConfigProblem>();
+  for (const error of validator.Errors(candidate)) {
+    const parts = error.instancePath.split('/').filter(Boolean);
+    const key = parts.join('.') || '(top level)';
+    if (byKey.has(key)) continue;
+    const variable = variableOf(key);
+    let message = error.message;
+    const [section, inner] = parts as [string, string | undefined];
+    if (parts.length >= 1 && parts.length <= 2) {
+      try {
+        const { allowed } = describeSchema(schemaAt([section, inner]));
+        if (allowed !== undefined) message = `must be one of ${allowed.join(', ')}`;
+      } catch {
+        // an unknown key: the validator's words say so
+      }
+    }
+    // An unknown key is reported at the key itself ("schema is false"); its parent's
+    // "additional properties" error says the same again.
+    if (/additional properties/i.test(message)) continue;
+    if (/schema is false/i.test(message)) message = 'is not a configuration key';
+    if (/must be integer/i.test(message)) message = 'must be a whole number';
+    if (/must match pattern/i.test(message)) {
+      const description = (() => {
+        try {
+          return (schemaAt([section, inner]) as { description?: string }).description;
+        } catch {
+          return undefined;
+        }
+      })();
+      message =
+        key === 'tokens.scoreWeights'
+          ? `must be metric=weight pairs separated by commas, each metric one of ${SCORE_WEIGHT_METRICS.join(', ')}`
+          : `is not in the expected form${description === undefined ? '' : `: ${description}`}`;
+    }
+    byKey.set(key, { ...(variable === undefined ? {} : { variable }), key, message });
+  }
+  return [...byKey.values()];
+}
+
+/** URLs that must parse with one of the schemes their client speaks. */
+function urlProblems(config: Config, cwd: string): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const check = (variable: string, key: string, text: string, schemes: readonly string[], what: string): void => {
+    let scheme: string | undefined;
+    try {
+      scheme = new URL(text).protocol.replace(/:$/, '');
+    } catch {
+      scheme = undefined;
+    }
+    if (scheme === undefined || !schemes.includes(scheme))
+      problems.push({
+        variable,
+        key,
+        message: `“${text}” is not ${what} (a URL starting ${schemes.map((s) => `${s}://`).join(' or ')})`,
+      });
+  };
+  if (config.es.url !== undefined)
+    for (const node of config.es.url
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u !== ''))
+      check('ES_URL', 'es.url', node, ['http', 'https'], 'the address of an Elasticsearch node');
+  check('RIPPLED_URL', 'xrpl.url', config.xrpl.url, ['ws', 'wss'], "a rippled server's WebSocket address");
+  check(
+    'TOML_URL_TEMPLATE',
+    'tokens.tomlUrlTemplate',
+    config.tokens.tomlUrlTemplate.replace('{domain}', 'example.com'),
+    ['https', 'http'],
+    'a web address',
+  );
+  if (config.tokens.tomlDir !== undefined) {
+    const dir = resolve(cwd, config.tokens.tomlDir);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      problems.push({ variable: 'TOML_DIR', key: 'tokens.tomlDir', message: `the folder ${dir} does not exist` });
+  }
+  if (config.es.caFile !== undefined && !existsSync(resolve(cwd, config.es.caFile)))
+    problems.push({ variable: 'ES_CA_FILE', key: 'es.caFile', message: `the file ${config.es.caFile} does not exist` });
+  return problems;
+}
+
+/** "ES_URL (es.url): …", one line per problem. */
+export function configProblemLines(problems: readonly ConfigProblem[]): string[] {
+  return problems.map((p) => `${p.variable === undefined ? p.key : `${p.variable} (${p.key})`}: ${p.message}`);
+}
+
+/**
+ * Merges defaults, file, environment and overrides, then checks what the values mean: types
+ * without coercion, documented bounds, choices, URLs with the schemes their clients speak, folders
+ * that must exist. Throws `ConfigError` naming every problem by its variable and file key.
+ */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const merged: Record<string, unknown> = {};
   const file = options.file ?? env.XLE_CONFIG ?? defaultConfigFile(cwd);
   if (file !== undefined) mergeInto(merged, readConfigFile(resolve(cwd, file)));
-  mergeInto(merged, environmentLayer(env));
+  const problems: ConfigProblem[] = [];
+  mergeInto(merged, environmentLayer(env, problems));
   if (options.overrides !== undefined) mergeInto(merged, options.overrides as Record<string, unknown>);
 
-  // Environment values are strings: defaults first, then explicit string-to-number conversion.
-  const candidate = validator.Convert(validator.Default(merged));
-  if (!validator.Check(candidate)) {
-    const problems = validator.Errors(candidate).map((e) => ({
-      path: e.instancePath === '' ? '/' : e.instancePath,
-      message: e.message,
-    }));
-    throw new ConfigError('Invalid configuration.', { problems });
+  const candidate = validator.Default(merged);
+  if (problems.length === 0 && validator.Check(candidate)) problems.push(...urlProblems(candidate, cwd));
+  else problems.push(...schemaProblems(candidate));
+  if (problems.length > 0) {
+    const lines = configProblemLines(problems);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`, { problems });
   }
-  return candidate;
+  return candidate as Config;
 }
 
 function defaultConfigFile(cwd: string): string | undefined {

@@ -268,34 +268,3 @@ t.test('the ledger at a date: the range that holds it', async (t) => {
   );
   t.equal((await getJson(`${base}/ledger/at/2005-01-01T00:00:00Z`)).status, 404, 'before the first indexed ledger');
 });
-
-t.test("a page's account links: known from the account documents, no search over every range", async (t) => {
-  // A transaction of the real ledgers whose every named account has an account document.
-  let chosen: { hash: string; ledger: number } | undefined;
-  for (const l of real) {
-    for (const x of l.transactions) {
-      const doc = transformTransaction(x, { ledgerIndex: l.ledger_index, closeTime: l.close_time, networkId: 0 });
-      const found = await client.mget<unknown>({
-        index: `${naming.prefix}-${naming.network}-accounts`,
-        ids: doc._accounts,
-      });
-      if (found.docs.every((d) => 'found' in d && d.found)) chosen = { hash: doc.hash, ledger: l.ledger_index };
-      if (chosen !== undefined) break;
-    }
-    if (chosen !== undefined) break;
-  }
-  t.ok(chosen, 'a transaction whose accounts are all indexed');
-  const page = `${base.replace(/\/api\/v1$/, '')}/tx/${chosen!.hash}`;
-  t.equal((await fetch(page)).status, 200, 'the page answers');
-  const before = await operations();
-  t.equal((await fetch(page)).status, 200);
-  const after = await operations();
-  const asked = [...after].filter(([index, n]) => index.includes('-transactions-') && n > (before.get(index) ?? 0));
-  t.same(
-    asked.map(([index]) => index),
-    [
-      `${naming.prefix}-${naming.network}-transactions-${String(rangeStart(naming, chosen!.ledger)).padStart(10, '0')}-g1`,
-    ],
-    "the transaction's own range only",
-  );
-});

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { mapEngineError } from '../engine/error-mapping.js';
-import { CommandError, isAppError, UsageError } from '../errors.js';
+import { CommandError, ErrorCode, isAppError, UsageError } from '../errors.js';
 
 /** Options as `node:util` parseArgs declares them. */
 export type CommandOptions = Record<
@@ -159,7 +159,9 @@ export function reportError(thrown: unknown): void {
       ?.meta?.meta?.request?.params;
     const where = request?.path === undefined ? '' : ` (${request.method ?? ''} ${request.path})`;
     console.error(`error ${error.code}: ${error.message}${where}`);
-    if (error.details !== undefined) console.error(JSON.stringify(error.details, null, 2));
+    // A configuration's problems are in its message already, one line each.
+    if (error.details !== undefined && error.code !== ErrorCode.ConfigInvalid)
+      console.error(JSON.stringify(error.details, null, 2));
   } else console.error(`error: ${(error as Error)?.stack ?? String(error)}`);
 }
 

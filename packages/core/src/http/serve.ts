@@ -1,3 +1,4 @@
+import { reportError } from '../cli/command.js';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type Koa from 'koa';
@@ -209,7 +210,14 @@ export function serverEntry(
   const start: StartServer = (config, logger, onRefused) =>
     startHttpServer(name, config, portOf(config), createApp, logger, onRefused);
   if (isMainModule(moduleUrl)) {
-    const config = loadConfig();
+    let config: Config;
+    try {
+      config = loadConfig();
+    } catch (error) {
+      // A configuration mistake is said in words (each variable and what it must be), never a stack.
+      reportError(error);
+      process.exit(1);
+    }
     const logger = createLogger(name, config.log.level, undefined, config.log.format, config.log.bufferBytes);
     start(config, logger, (error) => process.exit(error.exitCode)).then(
       (running) => closeOnSignals(running, logger),

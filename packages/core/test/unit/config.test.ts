@@ -74,17 +74,54 @@ t.test('ES_URL selects an external cluster', async (t) => {
   t.equal(config.es.apiKey, 'secret', 'redaction does not touch the original');
 });
 
-t.test('every problem is reported with its path', async (t) => {
+t.test('every problem is reported with its variable and its file key', async (t) => {
   const error = t.throws(() =>
     loadConfig({ ...noFile, env: { API_PORT: 'eighty', XLE_NETWORK: 'devnet', ENGINE_HEAP: '1 GB' } }),
   ) as ConfigError;
   t.type(error, ConfigError);
   t.equal(error.code, 'CONFIG_INVALID');
-  const paths = (error.details as { problems: { path: string }[] }).problems.map((p) => p.path);
-  t.ok(paths.includes('/api/port'), 'bad number');
-  t.ok(paths.includes('/network'), 'unknown network');
-  t.ok(paths.includes('/engine/heap'), 'bad heap size');
+  const problems = (error.details as { problems: { variable?: string; key: string; message: string }[] }).problems;
+  t.match(problems, [
+    { variable: 'API_PORT', key: 'api.port', message: /whole number.*“eighty”/ },
+    { variable: 'XLE_NETWORK', key: 'network', message: 'must be one of mainnet, testnet' },
+    { variable: 'ENGINE_HEAP', key: 'engine.heap', message: /expected form/ },
+  ]);
+  t.match(error.message, 'API_PORT (api.port): must be a whole number written in digits, not “eighty”');
 });
+
+t.test(
+  'values mean what they say: no coercion, documented bounds, URLs with their schemes, folders that exist',
+  async (t) => {
+    const problem = (env: Record<string, string>): string => {
+      try {
+        loadConfig({ ...noFile, env });
+      } catch (error) {
+        return ((error as ConfigError).details as { problems: { message: string }[] }).problems[0]?.message ?? '';
+      }
+      return 'accepted';
+    };
+    for (const port of ['true', '0x10', '1e3', '3000.5', '80 80'])
+      t.match(problem({ API_PORT: port }), `not “${port}”`, `API_PORT=${port} is refused, not coerced`);
+    t.equal(loadConfig({ ...noFile, env: { API_PORT: '8080' } }).api.port, 8080);
+    t.match(problem({ SITE_ENABLED: 'yes' }), 'must be true or false');
+    t.match(problem({ ES_PING_TIMEOUT_MS: '5000' }), '<= 999', 'the ping must stay under a second');
+    t.match(problem({ TOKEN_SCORE_WEIGHTS: 'volume=1' }), 'each metric one of amms, trustlines');
+    t.match(problem({ ES_URL: 'garbage' }), 'is not the address of an Elasticsearch node');
+    t.match(problem({ ES_URL: 'ftp://x:9200' }), 'http:// or https://');
+    t.match(problem({ RIPPLED_URL: 'garbage' }), 'ws:// or wss://');
+    t.match(problem({ RIPPLED_URL: 'https://s1.ripple.com' }), 'ws:// or wss://');
+    t.match(problem({ TOML_DIR: '/no/such/folder' }), 'does not exist');
+    t.match(problem({ LOG_LEVEL: 'loud' }), 'must be one of fatal, error, warn, info, debug, trace, silent');
+    const dir = mkdtempSync(join(tmpdir(), 'xle-config-'));
+    const file = join(dir, 'c.json');
+    writeFileSync(file, JSON.stringify({ access: { freePerDay: 2.7 } }));
+    t.throws(
+      () => loadConfig({ cwd: dir, file, env: {} }),
+      { message: /ACCESS_FREE_PER_DAY \(access\.freePerDay\): must be a whole number/ },
+      'a fraction in the file is refused, not truncated',
+    );
+  },
+);
 
 t.test('unknown keys in the file are rejected', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'xle-config-'));
