@@ -33,6 +33,7 @@ export {
   usesExternalEngine,
 } from './config.js';
 export { checkEngine, type EngineInfo } from './engine/check.js';
+export { probeEngine, PROBE_TIMEOUT_MS } from './engine/probe.js';
 export {
   type BreakerOptions,
   EngineBreaker,

@@ -1,4 +1,4 @@
-import { loadConfig, namingOf, withEngineClient, type Config } from '@xle/core';
+import { loadConfig, namingOf, probeEngine, withEngineClient, type Config } from '@xle/core';
 import { ApiKeyStore } from '../engine/api-key-store.js';
 import { PaygStore } from '../engine/payg-store.js';
 import { UsageStore } from '../engine/usage-store.js';
@@ -12,9 +12,11 @@ export interface AccessStores {
 }
 
 /** Runs a command's work with the stores of the configured engine, closed when it is done. */
-export function withStores<T>(work: (stores: AccessStores) => Promise<T>): Promise<T> {
+export async function withStores<T>(work: (stores: AccessStores) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const naming = namingOf(config);
+  // An engine that is not there is said within seconds, with what was tried.
+  await probeEngine(config);
   return withEngineClient(config, (client) =>
     work({
       config,

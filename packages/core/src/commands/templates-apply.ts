@@ -1,6 +1,7 @@
 import { defineCommand } from '../cli/command.js';
 import { engineUrl, loadConfig } from '../config.js';
 import { withEngineClient } from '../engine/client.js';
+import { probeEngine } from '../engine/probe.js';
 import { applyTemplates, layoutOf } from '../engine/templates.js';
 import { namingOf } from '../index-names.js';
 
@@ -14,6 +15,7 @@ export const templatesApplyCommand = defineCommand({
   options: { 'recreate-stale': { type: 'boolean' } },
   run: async ({ values }) => {
     const config = loadConfig();
+    await probeEngine(config);
     const { engine, layout, changes } = await withEngineClient(config, (client) =>
       applyTemplates(client, namingOf(config), {
         recreateStale: values['recreate-stale'] === true,

@@ -1,14 +1,23 @@
-import { defineCommand, engineUrl, loadConfig, usesExternalEngine } from '@xle/core';
+import { CommandError, defineCommand, engineUrl, loadConfig, probeEngine, usesExternalEngine } from '@xle/core';
 import { recordedCluster } from '../instance.js';
 import { clusterStatus } from '../lifecycle.js';
 
 export const statusCommand = defineCommand({
   usage: 'status',
-  summary: 'is it running: each node, and the cluster health (exit 3 when no node runs)',
+  summary:
+    'is it running: each node, and the cluster health (exit 3 when no node runs); with ES_URL set, whether\n' +
+    'that cluster answers (exit 3 when it does not)',
   run: async () => {
     const config = loadConfig();
     if (usesExternalEngine(config)) {
-      console.log(`external cluster ${engineUrl(config)} (local engine not used)`);
+      try {
+        await probeEngine(config);
+      } catch (error) {
+        if (!(error instanceof CommandError)) throw error;
+        console.log(`external cluster ${engineUrl(config)}: not answering. ${error.message}`);
+        return 3;
+      }
+      console.log(`external cluster ${engineUrl(config)}: answering (local engine not used)`);
       return 0;
     }
     const cluster = recordedCluster(config);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createLogger, loadConfig, type Config, type Logger } from '@xle/core';
+import { createLogger, loadConfig, probeEngine, type Config, type Logger } from '@xle/core';
 import { IngestEngine } from '../engine/ingest-engine.js';
 import type { TokensJobOptions } from '../jobs/run.js';
 import { scoreConfigOf } from '../jobs/tokens/build.js';
@@ -13,15 +13,18 @@ export interface CommandContext {
 }
 
 /**
- * Runs a command's work with the configured engine (templates applied first, so a fresh cluster
- * works, unless `templates: false`: a command that must check something before it creates any
- * index applies them itself), and closes the engine whatever happens.
+ * Runs a command's work with the configured engine, and closes the engine whatever happens. The
+ * engine is probed first: one not there (or not Elasticsearch) is said within seconds with what
+ * was tried and what to check. Templates are applied first, so a fresh cluster works, unless
+ * `templates: false`: a read-only command never creates an index, and a command that must check
+ * something before it creates any applies them itself.
  */
 export async function withIngestEngine<T>(
   work: (ctx: CommandContext) => Promise<T>,
   options: { templates?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
+  await probeEngine(config);
   const logger = createLogger('ingester', config.log.level, process.stderr, config.log.format);
   const engine = IngestEngine.open(config, logger);
   try {

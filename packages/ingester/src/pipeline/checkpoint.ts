@@ -119,3 +119,13 @@ export async function readIndexedRanges(engine: IngestEngine): Promise<LedgerRan
     [],
   );
 }
+
+/** Every source's checkpoint, by source name. */
+export async function readCheckpoints(engine: IngestEngine): Promise<Checkpoint[]> {
+  const found = await engine.search<Checkpoint>('ingest-state', {
+    size: 1000,
+    query: { term: { kind: 'checkpoint' } },
+    sort: [{ source: 'asc' }],
+  });
+  return found.hits.hits.flatMap((hit) => (hit._source === undefined ? [] : [hit._source]));
+}
