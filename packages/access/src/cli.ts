@@ -8,4 +8,4 @@ import { usagePruneCommand } from './commands/usage-prune.js';
 
 // Keys, counters and channels belong to the network of the configuration (XLE_NETWORK): a mainnet
 // key is not a testnet key.
-runCli('admin', [keysCreateCommand, keysListCommand, keysRevokeCommand, channelsCommand, usagePruneCommand]);
+runCli('pnpm admin', [keysCreateCommand, keysListCommand, keysRevokeCommand, channelsCommand, usagePruneCommand]);

@@ -4,4 +4,4 @@ import { configCommand } from './commands/config.js';
 import { templatesApplyCommand } from './commands/templates-apply.js';
 import { templatesShowCommand } from './commands/templates-show.js';
 
-runCli('core', [configCommand, templatesApplyCommand, templatesShowCommand]);
+runCli('pnpm', [configCommand, templatesApplyCommand, templatesShowCommand]);

@@ -7,4 +7,4 @@ import { statusCommand } from './commands/status.js';
 import { stopCommand } from './commands/stop.js';
 
 // Configured by ENGINE_PORT, ENGINE_HEAP, ENGINE_DATA_DIR, ... (see `pnpm run config`).
-runCli('engine', [fetchCommand, startCommand, stopCommand, statusCommand, logsCommand]);
+runCli('pnpm engine', [fetchCommand, startCommand, stopCommand, statusCommand, logsCommand]);

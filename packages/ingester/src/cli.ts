@@ -15,7 +15,7 @@ import { validationsCommand } from './commands/validations.js';
 import { validatorsCommand } from './commands/validators.js';
 
 // The source name (default: "files" for file, "rippled" otherwise) keys the checkpoint.
-runCli('ingest', [
+runCli('pnpm ingest', [
   fileCommand,
   backfillCommand,
   liveCommand,

@@ -117,9 +117,34 @@ export async function runCommand(
   commands: readonly Command[],
   argv: readonly string[],
 ): Promise<number> {
-  const found = findCommand(commands, argv);
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const help = argv.includes('--help') || argv.includes('-h');
+  const found = findCommand(commands, argv) ?? (help ? findCommand(commands, words) : undefined);
+  if (help) {
+    // `--help` anywhere: the command's own usage and help, or every command's.
+    console.log(
+      found === undefined
+        ? usageOf(program, commands)
+        : `usage: ${program} ${found[0].usage}\n${found[0].summary
+            .split('\n')
+            .map((line) => `  ${line}`)
+            .join('\n')}`,
+    );
+    return 0;
+  }
   if (found === undefined) {
-    console.error(usageOf(program, commands));
+    const said = words.join(' ');
+    const below = commands.filter((c) => said !== '' && c.name.startsWith(`${said} `));
+    if (below.length > 0) {
+      console.error(
+        `error: “${said}” takes a subcommand: ${below.map((c) => c.name.slice(said.length + 1)).join(', ')}\n` +
+          usageOf(program, below),
+      );
+      return 64;
+    }
+    console.error(
+      `${said === '' ? 'error: name a command' : `error: unknown command “${said}”`}\n${usageOf(program, commands)}`,
+    );
     return 64;
   }
   const [command, rest] = found;

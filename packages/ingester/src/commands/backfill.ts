@@ -56,7 +56,7 @@ export const backfillCommand = defineCommand({
     const from = ledgerOption(values.from, 'from');
     const to = ledgerOption(values.to, 'to');
     if (from === undefined || to === undefined || to < from)
-      throw new InvalidOptionError(`backfill needs --from N --to M with ${MAINNET_FIRST_LEDGER} <= N <= M`);
+      throw new UsageError(`backfill needs --from N --to M with ${MAINNET_FIRST_LEDGER} <= N <= M`);
     const options = {
       range: { from, to },
       workers: integerOption(values.workers, 'workers', { min: 1, max: 64, default: 1 }),
@@ -66,7 +66,7 @@ export const backfillCommand = defineCommand({
       name: values.name ?? `${hostname()}-${process.pid}`,
     };
     if (!/^[\w.-]{1,100}$/.test(options.name))
-      throw new InvalidOptionError('--name takes letters, digits, dots, dashes and underscores (at most 100)');
+      throw new UsageError('--name takes letters, digits, dots, dashes and underscores (at most 100)');
     // Templates are applied after the range is checked against the source: a refused plan writes nothing.
     return withIngestEngine((ctx) => backfillFromRippled(ctx, options), { templates: false });
   },

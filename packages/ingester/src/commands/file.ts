@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { createProgress, defineCommand, integerOption, InvalidOptionError } from '@xle/core';
+import { createProgress, defineCommand, integerOption, UsageError } from '@xle/core';
 import type { LedgerInput } from '@xle/documents';
 import { CheckpointStore } from '../pipeline/checkpoint.js';
 import { LEDGER_KINDS, runPipeline, type IngestTotals } from '../pipeline/run.js';
@@ -10,7 +10,7 @@ import { withIngestEngine } from './context.js';
 function ledgerList(value: string | undefined): Set<number> {
   if (value === undefined) return new Set();
   if (!/^\d+(,\d+)*$/.test(value))
-    throw new InvalidOptionError(`--accept-refused takes ledger indices separated by commas, not ${value}`);
+    throw new UsageError(`--accept-refused takes ledger indices separated by commas, not ${value}`);
   return new Set(value.split(',').map(Number));
 }
 
@@ -31,7 +31,11 @@ export const fileCommand = defineCommand({
     const batchLedgers = integerOption(values['batch-ledgers'], 'batch-ledgers', { min: 1, default: 50 });
     const accepted = ledgerList(values['accept-refused']);
     const root = resolve(path);
-    const files = listLedgerFiles(root);
+    const skipped: string[] = [];
+    const files = listLedgerFiles(root, (file, reason) => {
+      skipped.push(file);
+      console.error(`skipped ${relative(root, file) || file}: ${reason}`);
+    });
     const where = (file: string, line?: number): string =>
       (relative(root, file) || file) + (line === undefined ? '' : `:${line}`);
     return withIngestEngine(async ({ engine, config, logger }) => {

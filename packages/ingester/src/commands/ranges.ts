@@ -6,11 +6,11 @@ import {
   createProgress,
   defineCommand,
   differenceMessage,
-  InvalidOptionError,
   loadConfig,
   RANGED_KINDS,
   type LayoutRecord,
   type RangedKind,
+  UsageError,
 } from '@xle/core';
 import { IngestEngine } from '../engine/ingest-engine.js';
 import { withIngestEngine } from './context.js';
@@ -18,7 +18,7 @@ import { withIngestEngine } from './context.js';
 function kindOption(value: string | undefined): RangedKind[] {
   if (value === undefined) return [...RANGED_KINDS];
   if (!(RANGED_KINDS as readonly string[]).includes(value))
-    throw new InvalidOptionError(`--kind takes one of ${RANGED_KINDS.join(', ')}, not ${value}`);
+    throw new UsageError(`--kind takes one of ${RANGED_KINDS.join(', ')}, not ${value}`);
   return [value as RangedKind];
 }
 
@@ -78,10 +78,10 @@ export const rangesRebuildCommand = defineCommand({
   options: { kind: { type: 'string' }, ledger: { type: 'string' } },
   run: async ({ values }) => {
     const [kind] = kindOption(values.kind);
-    if (values.kind === undefined) throw new InvalidOptionError('ranges rebuild needs --kind');
+    if (values.kind === undefined) throw new UsageError('ranges rebuild needs --kind');
     const ledger = Number(values.ledger);
     if (values.ledger === undefined || !/^\d+$/.test(values.ledger) || !Number.isSafeInteger(ledger))
-      throw new InvalidOptionError('ranges rebuild needs --ledger N (a ledger index the range holds)');
+      throw new UsageError('ranges rebuild needs --ledger N (a ledger index the range holds)');
     return withIngestEngine(async ({ engine, logger }) => {
       const total = (await engine.listRanges(kind as RangedKind)).find(
         (r) => r.alias === engine.rangeAlias(kind as RangedKind, ledger),

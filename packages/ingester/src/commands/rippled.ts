@@ -1,5 +1,12 @@
 import { hostname } from 'node:os';
-import { abortOnSignals, InvalidOptionError, MAINNET_FIRST_LEDGER, type Config, type Logger } from '@xle/core';
+import {
+  abortOnSignals,
+  InvalidOptionError,
+  MAINNET_FIRST_LEDGER,
+  type Config,
+  type Logger,
+  UsageError,
+} from '@xle/core';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { CheckpointStore, type LedgerRange } from '../pipeline/checkpoint.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -168,6 +175,6 @@ export function ledgerOption(value: string | undefined, name: string): number | 
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < MAINNET_FIRST_LEDGER)
-    throw new InvalidOptionError(`--${name} takes a ledger index from ${MAINNET_FIRST_LEDGER}, not ${value}`);
+    throw new UsageError(`--${name} takes a ledger index from ${MAINNET_FIRST_LEDGER}, not ${value}`);
   return n;
 }

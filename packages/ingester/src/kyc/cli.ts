@@ -4,7 +4,7 @@ import { importCommand } from '../records/import-command.js';
 import { importWalletKyc } from './import.js';
 import { readKycRecords, validateKycRecords } from './wallet-kyc.js';
 
-runCli('kyc', [
+runCli('pnpm kyc', [
   importCommand({
     kind: 'kyc',
     summary:

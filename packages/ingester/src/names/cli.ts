@@ -4,7 +4,7 @@ import { importCommand } from '../records/import-command.js';
 import { importNames } from './import.js';
 import { readNameRecords, validateNameRecords } from './well-known.js';
 
-runCli('names', [
+runCli('pnpm names', [
   importCommand({
     kind: 'names',
     summary:

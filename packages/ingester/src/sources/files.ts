@@ -1,6 +1,7 @@
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { CommandError } from '@xle/core';
 import { normalizeLedger, verifyLedger, type LedgerInput, type LedgerVerification } from '@xle/documents';
 
 export interface FileLedger {
@@ -18,14 +19,35 @@ export interface FileError {
   message: string;
 }
 
-/** `.json` files (one ledger each) and `.ndjson` files (one ledger per line), a folder recursively. */
-export function listLedgerFiles(path: string): string[] {
-  const stat = statSync(path);
+/**
+ * `.json` files (one ledger each) and `.ndjson` files (one ledger per line), a folder recursively.
+ * A path that does not exist is a CommandError NOT_FOUND; an entry of a folder that cannot be read
+ * (a dangling symlink, no permission) is reported through `onSkipped` and left out, so one broken
+ * entry does not stop the run.
+ */
+export function listLedgerFiles(path: string, onSkipped: (file: string, reason: string) => void = () => {}): string[] {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    throw new CommandError(
+      'NOT_FOUND',
+      `${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (error as Error).message}. Give a ledger JSON file, an NDJSON file or a folder of them.`,
+    );
+  }
   if (stat.isFile()) return [path];
   const found: string[] = [];
   for (const entry of readdirSync(path).sort()) {
     const child = join(path, entry);
-    if (statSync(child).isDirectory()) found.push(...listLedgerFiles(child));
+    let kind;
+    try {
+      kind = statSync(child);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      onSkipped(child, code === 'ENOENT' ? 'a link to nothing (dangling symlink)' : (error as Error).message);
+      continue;
+    }
+    if (kind.isDirectory()) found.push(...listLedgerFiles(child, onSkipped));
     else if (['.json', '.ndjson'].includes(extname(entry))) found.push(child);
   }
   return found;
