@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { repoRoot } from '@xle/core';
+import { createTestIndices, listenForTest } from '@xle/test-helpers';
+
+/**
+ * The everyday mistakes of running the service, made through the README's own commands (`pnpm …`
+ * from the repository): each ends with the documented exit code (64 misuse, 1 refused or failed,
+ * 3 engine not running), a message that names the fault and what to check, no stack trace, and
+ * nothing written.
+ */
+const target = await createTestIndices(t);
+const dir = mkdtempSync(join(tmpdir(), 'cli-mistakes-'));
+const base = {
+  ES_INDEX_PREFIX: target.config.es.indexPrefix,
+  XLE_NETWORK: target.config.network,
+  LOG_LEVEL: 'silent',
+};
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+  ms: number;
+}
+
+function pnpm(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn('pnpm', ['-s', ...args], { cwd: repoRoot, env: { ...process.env, ...base, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, out, err, ms: Date.now() - started }));
+  });
+}
+
+const STACK = /\n\s+at .+\(.+:\d+:\d+\)|TypeError|RangeError|ReferenceError/;
+
+/** Exit code, the words that name the fault and the fix, and no stack trace. */
+function expect(t: Test, run: Run, code: number, ...words: (string | RegExp)[]): void {
+  const said = `${run.out}\n${run.err}`;
+  t.equal(run.code, code, `exit ${code} (${said.trim().split('\n')[0]?.slice(0, 160)})`);
+  for (const word of words) t.match(said, word);
+  t.notMatch(said, STACK, 'no stack trace');
+}
+
+async function indicesOf(prefix: string): Promise<string[]> {
+  const found = await target.client.cat.indices({ index: `${prefix}-*`, format: 'json', h: 'index' });
+  return (found as { index?: string }[]).map((i) => String(i.index));
+}
+
+t.test('configuration: integers are integers, bounds, URLs, folders and choices, by variable', async (t) => {
+  for (const port of ['true', '0x10', '1e3', '3000.5'])
+    expect(t, await pnpm(['run', 'config'], { API_PORT: port }), 1, `API_PORT (api.port)`, `not “${port}”`);
+  expect(t, await pnpm(['run', 'config'], { ES_PING_TIMEOUT_MS: '5000' }), 1, 'ES_PING_TIMEOUT_MS', '<= 999');
+  expect(
+    t,
+    await pnpm(['run', 'config'], { TOKEN_SCORE_WEIGHTS: 'volume=1' }),
+    1,
+    'TOKEN_SCORE_WEIGHTS',
+    'amms, trustlines, holdingWallets',
+  );
+  expect(t, await pnpm(['run', 'config'], { TOML_DIR: join(dir, 'missing') }), 1, 'TOML_DIR', 'does not exist');
+  expect(t, await pnpm(['run', 'config'], { ACCESS_MODE: 'free' }), 1, 'ACCESS_MODE', 'one of open, plans, payg');
+  const file = join(dir, 'config.json');
+  writeFileSync(file, JSON.stringify({ access: { freePerDay: 2.7 } }));
+  expect(t, await pnpm(['run', 'config'], { XLE_CONFIG: file }), 1, 'access.freePerDay', 'whole number');
+  expect(t, await pnpm(['serve'], { ES_URL: 'garbage' }), 1, 'ES_URL (es.url)', 'http:// or https://');
+  expect(t, await pnpm(['ingest', 'live'], { RIPPLED_URL: 'garbage' }), 1, 'RIPPLED_URL (xrpl.url)', 'wss://');
+});
+
+t.test('an engine that is not there, or not an engine: said within 10 s, with what was tried', async (t) => {
+  const closed = await pnpm(['ingest', 'status'], { ES_URL: 'http://127.0.0.1:9' });
+  expect(t, closed, 1, 'cannot reach Elasticsearch at http://127.0.0.1:9', 'connection refused', 'ES_URL');
+  t.ok(closed.ms < 10_000, `said in ${closed.ms} ms`);
+  const tls = await pnpm(['ingest', 'status'], { ES_URL: target.config.es.url!.replace('http://', 'https://') });
+  expect(t, tls, 1, 'TLS', 'http versus https');
+  t.ok(tls.ms < 10_000, `said in ${tls.ms} ms`);
+  const html = await listenForTest(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html><body>a web site</body></html>');
+  });
+  expect(t, await pnpm(['ingest', 'status'], { ES_URL: html }), 1, 'not Elasticsearch');
+  expect(t, await pnpm(['names', 'import', join(dir, 'x.csv')], { ES_URL: 'http://127.0.0.1:9' }), 1);
+  expect(t, await pnpm(['engine', 'status'], { ES_URL: 'http://127.0.0.1:9' }), 3, 'not answering');
+});
+
+t.test('read-only commands create no index', async (t) => {
+  const prefix = `${target.config.es.indexPrefix}-fresh`;
+  const run = await pnpm(['ingest', 'status'], { ES_INDEX_PREFIX: prefix, ES_URL: target.config.es.url! });
+  expect(t, run, 0, 'nothing indexed', 'no index exists yet');
+  t.same(await indicesOf(prefix), [], 'no index created');
+});
+
+t.test('misused commands: exit 64, the word named; --help everywhere', async (t) => {
+  const env = { ES_URL: target.config.es.url! };
+  expect(t, await pnpm(['ingest', 'ranges', '--kind', 'bogus'], env), 64, '--kind takes one of');
+  expect(t, await pnpm(['ingest', 'backfill', '--from', 'abc', '--to', '5'], env), 64, '--from takes a ledger index');
+  expect(t, await pnpm(['ingest', 'bogus'], env), 64, 'unknown command “bogus”');
+  expect(t, await pnpm(['templates'], env), 64, '“templates” takes a subcommand: apply, show');
+  for (const args of [
+    ['ingest', 'file', '--help'],
+    ['ingest', 'backfill', '--help'],
+    ['names', 'import', '--help'],
+    ['engine', '--help'],
+  ]) {
+    const help = await pnpm(args, env);
+    expect(t, help, 0, `usage: pnpm ${args[0]}`);
+  }
+  expect(t, await pnpm(['ingest', 'file', join(dir, 'nope.json')], env), 1, 'no such file or folder');
+});
