@@ -60,6 +60,17 @@ t.test('keys create / list / revoke', async (t) => {
   t.match(await store.find(key), { revoked: true, revoked_at: String });
   t.match((await access('keys', 'list')).stdout, new RegExp(`^${keyId}\\s+pro\\s+\\S+\\s+revoked`, 'm'));
   t.equal((await access('keys', 'revoke', 'key_0000000000000000')).code, 1, 'an unknown id fails');
+
+  // A leaked key known only by its value: revoked by it, and the secret never printed back.
+  const leaked = (await access('keys', 'create', '--plan', 'pro', '--label', 'leaked')).stdout.trim();
+  const byValue = await access('keys', 'revoke', leaked);
+  t.equal(byValue.code, 0, byValue.stderr);
+  t.equal(byValue.stdout.trim(), `revoked ${keyIdOf(hashApiKey(leaked))}`);
+  t.notOk(`${byValue.stdout}${byValue.stderr}`.includes(leaked), 'the secret is not echoed');
+  t.match(await store.find(leaked), { revoked: true });
+  const unknown = await access('keys', 'revoke', `xle_${'A'.repeat(43)}`);
+  t.equal(unknown.code, 1);
+  t.notOk(unknown.stderr.includes('A'.repeat(43)), 'an unknown key is not echoed either');
 });
 
 t.test('bad arguments print the usage', async (t) => {
