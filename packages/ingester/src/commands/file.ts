@@ -50,9 +50,22 @@ export const fileCommand = defineCommand({
       });
       const started = Date.now();
       let filesDone = 0;
+      let lastFile: string | undefined;
+      // A ledger read twice (the same ledger in two files) is indexed and counted once.
+      const seen = new Set<number>();
+      const repeated: string[] = [];
       async function* ledgers(): AsyncGenerator<LedgerInput> {
         for await (const { file, line, ledger, verification } of readLedgerFiles(files, (e) => errors.push(e))) {
-          filesDone += 1;
+          // Files, not ledgers: an NDJSON file holds many.
+          if (file !== lastFile) {
+            filesDone += 1;
+            lastFile = file;
+          }
+          if (seen.has(ledger.ledger_index)) {
+            repeated.push(`${where(file, line)} (ledger ${ledger.ledger_index})`);
+            continue;
+          }
+          seen.add(ledger.ledger_index);
           if (verification.status === 'refused') {
             const kept = accepted.has(ledger.ledger_index);
             refused.push(
@@ -84,7 +97,9 @@ export const fileCommand = defineCommand({
       const notIndexed = refused.filter((r) => r.startsWith('refused')).length;
       console.log(
         `indexed ${totals.ledgers} ledgers, ${totals.transactions} transactions, ${totals.documents} documents in ${seconds.toFixed(1)} s` +
-          ` (${totals.superseded} superseded by newer state, ${totals.deadLetters} dead letters, ${errors.length} unreadable files);` +
+          ` (${totals.superseded} superseded by newer state, ${totals.deadLetters} dead letters, ${errors.length} unreadable files` +
+          `${skipped.length === 0 ? '' : `, ${skipped.length} folder entries skipped`}` +
+          `${repeated.length === 0 ? '' : `, ${repeated.length} ledgers read again and skipped: ${repeated.join(', ')}`});` +
           ` ${refused.length} ledgers refused by their hashes (${notIndexed} not indexed);` +
           ` ${unchecked.length} ledgers indexed that could not be checked` +
           (unchecked.length === 0 ? '' : ` (their files lack what the hashes need): ${unchecked.join(', ')}`),

@@ -175,15 +175,22 @@ export class IngestEngine {
     return aliases;
   }
 
-  /** Every range index of a kind: its range alias, concrete index, documents and bytes on disk (primaries). */
+  /**
+   * Every range index of a kind: its range alias, concrete index, the documents users see (top
+   * level: a transaction, not its nested rows, which the index statistics also count) and bytes
+   * on disk (primaries).
+   */
   async listRanges(kind: RangedKind): Promise<{ alias: string; index: string; documents: number; bytes: number }[]> {
     const indices = await rangeIndices(this.client, this.naming, kind);
     if (indices.length === 0) return [];
-    const stats = await this.client.indices.stats({ index: indices, metric: ['docs', 'store'] });
-    return indices.map((index) => ({
+    const [stats, counts] = await Promise.all([
+      this.client.indices.stats({ index: indices, metric: ['store'] }),
+      Promise.all(indices.map((index) => this.client.count({ index }).then((c) => c.count))),
+    ]);
+    return indices.map((index, i) => ({
       alias: index.replace(/-g\d+$/, ''),
       index,
-      documents: stats.indices?.[index]?.primaries?.docs?.count ?? 0,
+      documents: counts[i] ?? 0,
       bytes: stats.indices?.[index]?.primaries?.store?.size_in_bytes ?? 0,
     }));
   }
