@@ -1,5 +1,6 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import {
+  CommandError,
   applyTemplates,
   compositeBuckets,
   createEngineClient,
@@ -208,7 +209,11 @@ export class IngestEngine {
     onProgress?: (copied: number) => void,
   ): Promise<{ from: string; to: string; documents: number; caughtUp: number }> {
     const current = await rangeIndexOf(this.client, this.naming, kind, ledgerIndex);
-    if (current === undefined) throw new Error(`no ${kind} range holds ledger ${ledgerIndex}`);
+    if (current === undefined)
+      throw new CommandError(
+        'NO_SUCH_RANGE',
+        `no ${kind} range holds ledger ${ledgerIndex}: nothing to rebuild. \`pnpm ingest ranges --kind ${kind}\` lists the ranges there are.`,
+      );
     const generation = Number(/-g(\d+)$/.exec(current)?.[1] ?? 1);
     const next = rangeIndexName(rangeAlias(this.naming, kind, ledgerIndex), generation + 1);
     await this.weather('create index', () =>

@@ -114,4 +114,11 @@ t.test('misused commands: exit 64, the word named; --help everywhere', async (t)
     expect(t, help, 0, `usage: pnpm ${args[0]}`);
   }
   expect(t, await pnpm(['ingest', 'file', join(dir, 'nope.json')], env), 1, 'no such file or folder');
+  expect(
+    t,
+    await pnpm(['ingest', 'ranges', 'rebuild', '--kind', 'transactions', '--ledger', '50000000'], env),
+    1,
+    'no transactions range holds ledger 50000000',
+    'pnpm ingest ranges',
+  );
 });
