@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '@xle/core';
@@ -28,4 +28,27 @@ export function runIngestCli(
     child.on('error', reject);
     child.on('exit', (code) => resolve(code));
   });
+}
+
+/** How a child process ended: its exit code, or the signal that ended it. */
+export function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+/** Polls until `check` holds; fails with what was awaited after `ms`. */
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  ms = 60_000,
+  every = 100,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, every));
+  }
 }

@@ -13,7 +13,14 @@ import {
   runJob,
   snapshotNetwork,
 } from '@xle/ingester';
-import { createTestIndices, listFixtureLedgers, makeTomlDir, readFixture, ReplayRippled } from '@xle/test-helpers';
+import {
+  createTestIndices,
+  listFixtureLedgers,
+  makeTomlDir,
+  readFixture,
+  ReplayRippled,
+  syntheticLedgers,
+} from '@xle/test-helpers';
 import type { Teardown, TestIndices } from '@xle/test-helpers';
 
 /** The ingester's engine module on a test's indices. */
@@ -78,4 +85,41 @@ export async function loadNetworkData(engine: IngestEngine): Promise<void> {
   } finally {
     crawlServer.close();
   }
+}
+
+/** Ledgers per range of the many-ranges history (`manyRangesIndices`). */
+export const MANY_RANGES_LEDGERS = 1000;
+
+/**
+ * A history of many ranges: the real fixture ledgers (2013 to 2025) and fifteen synthetic ranges
+ * far from them (each seeded apart: no hash repeats), indexed in ranges of 1,000 ledgers, which
+ * makes more transaction range indices than one search names at once. Shard reads are measured on it.
+ */
+export async function manyRangesIndices(
+  t: Teardown,
+): Promise<{ target: TestIndices; real: LedgerInput[]; extra: LedgerInput[]; ledgers: LedgerInput[] }> {
+  const real = fixtureLedgers();
+  const extra = Array.from({ length: 15 }, (_, i) => i).flatMap((i) => [
+    ...syntheticLedgers(real, {
+      transactions: 60,
+      perLedger: 20,
+      startLedger: 300_000_000 + i * 7 * MANY_RANGES_LEDGERS,
+      seed: `shard-reads-${i}`,
+    }),
+  ]);
+  const ledgers = [...real, ...extra];
+  const target = await createTestIndices(t, { es: { rangeLedgers: MANY_RANGES_LEDGERS } });
+  await ingest(target, ledgers);
+  return { target, real, extra, ledgers };
+}
+
+/** Shard-level query, fetch and get operations per index of a test's prefix, now (from the engine's own statistics). */
+export async function shardOperations(target: TestIndices): Promise<Map<string, number>> {
+  const stats = await target.client.indices.stats({ index: `${target.naming.prefix}-*`, metric: ['search', 'get'] });
+  const found = new Map<string, number>();
+  for (const [index, s] of Object.entries(stats.indices ?? {})) {
+    const total = s.total ?? {};
+    found.set(index, (total.search?.query_total ?? 0) + (total.search?.fetch_total ?? 0) + (total.get?.total ?? 0));
+  }
+  return found;
 }

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { MAX_NAMED_RANGES, rangeIndices, rangeStart } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET, transformTransaction, type LedgerInput } from '@xle/documents';
-import { createTestIndices, syntheticLedgers } from '@xle/test-helpers';
-import { fixtureLedgers, getJson, ingest, serve } from '../fixtures/serve.js';
+import { MANY_RANGES_LEDGERS, manyRangesIndices, shardOperations } from '@xle/test-loaded';
+import { getJson, serve } from '../fixtures/serve.js';
 
 /**
  * Lookups reach only the shards that hold their data, however many ranges the history has: the
@@ -10,34 +10,11 @@ import { fixtureLedgers, getJson, ingest, serve } from '../fixtures/serve.js';
  * more than 32 transaction range indices (more than one search names at once, MAX_NAMED_RANGES); each lookup's cost is read from the engine's own
  * statistics (query, fetch and get operations per shard) before and after it.
  */
-const RANGE = 1000;
-const real = fixtureLedgers();
-// Fifteen more ranges, far from the real ledgers (each set seeded apart: no hash repeats).
-const extra = Array.from({ length: 15 }, (_, i) => i).flatMap((i) => [
-  ...syntheticLedgers(real, {
-    transactions: 60,
-    perLedger: 20,
-    startLedger: 300_000_000 + i * 7 * RANGE,
-    seed: `shard-reads-${i}`,
-  }),
-]);
-const ledgers: LedgerInput[] = [...real, ...extra];
-
-const target = await createTestIndices(t, { es: { rangeLedgers: RANGE } });
-await ingest(target, ledgers);
+const RANGE = MANY_RANGES_LEDGERS;
+const { target, real, extra, ledgers } = await manyRangesIndices(t);
 const base = await serve(t, target);
 const { client, naming } = target;
-
-/** Shard-level query, fetch and get operations per index of the test's prefix, now. */
-async function operations(): Promise<Map<string, number>> {
-  const stats = await client.indices.stats({ index: `${naming.prefix}-*`, metric: ['search', 'get'] });
-  const found = new Map<string, number>();
-  for (const [index, s] of Object.entries(stats.indices ?? {})) {
-    const total = s.total ?? {};
-    found.set(index, (total.search?.query_total ?? 0) + (total.search?.fetch_total ?? 0) + (total.get?.total ?? 0));
-  }
-  return found;
-}
+const operations = (): Promise<Map<string, number>> => shardOperations(target);
 
 /**
  * The shard operations one request costs, per index. The request is sent twice and the second

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { indexName, repoRoot } from '@xle/core';
 import { normalizeLedger, type Json, type LedgerInput } from '@xle/documents';
@@ -11,6 +10,8 @@ import {
   readFixture,
   ReplayRippled,
   syntheticLedgers,
+  waitUntil,
+  exitOf,
 } from '@xle/test-helpers';
 
 // `live` follows the tip while a backfill fills older ledgers in another process, in the order
@@ -68,21 +69,6 @@ function cli(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
-const exitOf = (child: ChildProcess): Promise<number | null> =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-
-/** Polls until `check` holds (or fails the test after `ms`). */
-async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
 t.test('live and a backfill in two processes, in the order that lost activations: the state of one run', async (t) => {
   t.ok(SECOND < THIRD && CREATED < SECOND, `account ${account} created in ${CREATED}, changed in ${SECOND}, ${THIRD}`);
   const server = new ReplayRippled();
@@ -97,7 +83,7 @@ t.test('live and a backfill in two processes, in the order that lost activations
     ES_INDEX_PREFIX: reference.naming.prefix,
     RIPPLED_URL: server.url,
   });
-  t.equal(await exitOf(sequential), 0, 'the sequential run finished');
+  t.equal((await exitOf(sequential)).code, 0, 'the sequential run finished');
 
   const target = await createTestIndices(t);
   server.validated = SECOND;
@@ -116,7 +102,7 @@ t.test('live and a backfill in two processes, in the order that lost activations
   t.teardown(() => {
     live.kill('SIGKILL');
   });
-  await until(`live to write ${account} at ledger ${SECOND}`, async () => {
+  await waitUntil(`live to write ${account} at ledger ${SECOND}`, async () => {
     const doc = await accountDoc();
     return typeof doc?._updated_ledger_index === 'number' && doc._updated_ledger_index >= SECOND;
   });
@@ -124,13 +110,13 @@ t.test('live and a backfill in two processes, in the order that lost activations
 
   // 2. A backfill of everything below, the creation included, in another process, while live runs.
   const backfill = cli(['backfill', '--from', String(START), '--to', String(CREATED), '--chunk', '10'], env);
-  t.equal(await exitOf(backfill), 0, 'the backfill finished');
+  t.equal((await exitOf(backfill)).code, 0, 'the backfill finished');
   t.match(await accountDoc(), { parent: String }, 'the backfill added the activation to the newer state');
 
   // 3. live goes on to the tip: the third change of the account, and everything after it.
   for (let n = SECOND + 1; n <= LAST; n += 1) server.announce(n);
   // The checkpoint records a ledger once its batch is written, activations included.
-  await until('live to record the last ledger', async () => {
+  await waitUntil('live to record the last ledger', async () => {
     const checkpoint = await target.client.get<Json>(
       { index: indexName(target.naming, 'ingest-state'), id: 'rippled' },
       { ignore: [404] },
@@ -138,7 +124,7 @@ t.test('live and a backfill in two processes, in the order that lost activations
     return checkpoint.found && checkpoint._source?.last_ledger === LAST;
   });
   live.kill('SIGTERM');
-  t.equal(await exitOf(live), 0, 'live stopped cleanly');
+  t.equal((await exitOf(live)).code, 0, 'live stopped cleanly');
   const after = await accountDoc();
   t.ok(
     typeof after?._updated_ledger_index === 'number' && after._updated_ledger_index >= THIRD,

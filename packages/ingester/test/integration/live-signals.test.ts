@@ -1,5 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { execFileSync, spawn } from 'node:child_process';
 import t from 'tap';
 import { indexName, repoRoot } from '@xle/core';
 import { normalizeLedger, type Json, type LedgerInput } from '@xle/documents';
@@ -10,6 +9,8 @@ import {
   readFixture,
   ReplayRippled,
   syntheticLedgers,
+  exitOf,
+  waitUntil,
 } from '@xle/test-helpers';
 
 /**
@@ -31,21 +32,6 @@ const ledgers: LedgerInput[] = [
 ];
 const LAST = START + ledgers.length - 1;
 
-const exitOf = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null)
-      resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-
-async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
 /** Processes running the ingester's `live` from this test's first ledger (its command line names it). */
 function ingesters(): string[] {
   const table = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
@@ -63,17 +49,19 @@ t.test('SIGTERM to the pid `pnpm ingest live` started ends the ingester, its che
   const target = await createTestIndices(t);
 
   // The README's command, through the package manager, as a shell or a supervisor runs it.
-  const live = spawn('pnpm', ['-s', 'ingest', 'live', '--from', String(START)], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      ES_INDEX_PREFIX: target.naming.prefix,
-      XLE_NETWORK: target.config.network,
-      RIPPLED_URL: server.url,
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const startLive = (): ReturnType<typeof spawn> =>
+    spawn('pnpm', ['-s', 'ingest', 'live', '--from', String(START)], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        ES_INDEX_PREFIX: target.naming.prefix,
+        XLE_NETWORK: target.config.network,
+        RIPPLED_URL: server.url,
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  const live = startLive();
   let stderr = '';
   live.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   t.teardown(() => {
@@ -87,7 +75,7 @@ t.test('SIGTERM to the pid `pnpm ingest live` started ends the ingester, its che
     return found.found ? found._source : undefined;
   };
   // Stopped in the middle of its work: once it has recorded a few ledgers, not all of them.
-  await until(
+  await waitUntil(
     'live to record its first ledgers',
     async () => Number((await checkpoint())?.last_ledger ?? 0) >= START + 2,
   );
@@ -95,7 +83,7 @@ t.test('SIGTERM to the pid `pnpm ingest live` started ends the ingester, its che
   live.kill('SIGTERM');
   const exit = await exitOf(live);
   t.ok(exit.code === 0 || exit.signal === 'SIGTERM', `the package manager ended (${JSON.stringify(exit)}) ${stderr}`);
-  await until('no ingester left', async () => ingesters().length === 0, 20_000);
+  await waitUntil('no ingester left', async () => ingesters().length === 0, 20_000);
   t.same(ingesters(), [], 'no ingester process left behind');
 
   const recorded = Number((await checkpoint())?.last_ledger);
@@ -111,20 +99,10 @@ t.test('SIGTERM to the pid `pnpm ingest live` started ends the ingester, its che
   t.ok(recorded >= START + 2 && recorded <= LAST, `the checkpoint is a ledger it wrote (${recorded})`);
 
   // A restart resumes after the checkpoint and reaches the tip: nothing lost.
-  const again = spawn('pnpm', ['-s', 'ingest', 'live', '--from', String(START)], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      ES_INDEX_PREFIX: target.naming.prefix,
-      XLE_NETWORK: target.config.network,
-      RIPPLED_URL: server.url,
-      LOG_LEVEL: 'silent',
-    },
-    stdio: 'ignore',
-  });
-  await until('the restart to reach the tip', async () => Number((await checkpoint())?.last_ledger ?? 0) === LAST);
+  const again = startLive();
+  await waitUntil('the restart to reach the tip', async () => Number((await checkpoint())?.last_ledger ?? 0) === LAST);
   again.kill('SIGINT');
   await exitOf(again);
-  await until('no ingester left after SIGINT', async () => ingesters().length === 0, 20_000);
+  await waitUntil('no ingester left after SIGINT', async () => ingesters().length === 0, 20_000);
   t.same(ingesters(), [], 'SIGINT ends it too');
 });

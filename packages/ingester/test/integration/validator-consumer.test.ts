@@ -10,18 +10,11 @@ import {
   readFixture,
   ReplayRippled,
   signValidation,
+  waitUntil,
 } from '@xle/test-helpers';
 import type { Json } from '@xle/documents';
 
 const logger = createLogger('validator-consumer-test', 'silent');
-
-async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const v1 = createTestValidator('consumer/v1', { domain: 'v1.example' });
 const v1next = createTestValidator('consumer/v1', { sequence: 2, ephemeralLabel: 'rotated', domain: 'v1.example' });
@@ -74,11 +67,11 @@ t.test('the consumer follows the validations and manifests streams through a rec
     },
     controller.signal,
   );
-  await until('the first subscription', () => subscriptions() === 1);
+  await waitUntil('the first subscription', () => subscriptions() === 1, 10_000, 20);
   messages(1).forEach((m) => server.publish(m));
   await new Promise((resolve) => setTimeout(resolve, 300));
   server.dropConnections();
-  await until('a new subscription after the drop', () => subscriptions() === 2);
+  await waitUntil('a new subscription after the drop', () => subscriptions() === 2, 10_000, 20);
   messages(2).forEach((m) => server.publish(m));
   await new Promise((resolve) => setTimeout(resolve, 300));
   controller.abort();
@@ -128,7 +121,7 @@ t.test('the consumer follows the validations and manifests streams through a rec
       },
       again.signal,
     );
-    await until('a third subscription', () => subscriptions() === 3);
+    await waitUntil('a third subscription', () => subscriptions() === 3, 10_000, 20);
     [...messages(1), ...messages(2)].forEach((m) => server.publish(m));
     await new Promise((resolve) => setTimeout(resolve, 300));
     again.abort();

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { MAX_NAMED_RANGES, rangeIndices, rangeStart } from '@xle/core';
-import { transformTransaction, type LedgerInput } from '@xle/documents';
-import { createTestIndices, syntheticLedgers } from '@xle/test-helpers';
-import { fixtureLedgers, ingest, serveSite } from '../fixtures/serve.js';
+import { transformTransaction } from '@xle/documents';
+import { manyRangesIndices, shardOperations } from '@xle/test-loaded';
+import { serveSite } from '../fixtures/serve.js';
 
 /**
  * A page reads only the shards that hold its data, however many ranges the history has (as the
@@ -10,33 +10,10 @@ import { fixtureLedgers, ingest, serveSite } from '../fixtures/serve.js';
  * few synthetic ones in ranges of 1,000 ledgers make more transaction range indices than one
  * search names at once; the cost of a page is read from the engine's own statistics.
  */
-const RANGE = 1000;
-const real = fixtureLedgers();
-const extra = Array.from({ length: 15 }, (_, i) => i).flatMap((i) => [
-  ...syntheticLedgers(real, {
-    transactions: 60,
-    perLedger: 20,
-    startLedger: 300_000_000 + i * 7 * RANGE,
-    seed: `shard-reads-${i}`,
-  }),
-]);
-const ledgers: LedgerInput[] = [...real, ...extra];
-
-const target = await createTestIndices(t, { es: { rangeLedgers: RANGE } });
-await ingest(target, ledgers);
+const { target, real } = await manyRangesIndices(t);
 const base = await serveSite(t, target);
 const { client, naming } = target;
-
-/** Shard-level query, fetch and get operations per index of the test's prefix, now. */
-async function operations(): Promise<Map<string, number>> {
-  const stats = await client.indices.stats({ index: `${naming.prefix}-*`, metric: ['search', 'get'] });
-  const found = new Map<string, number>();
-  for (const [index, s] of Object.entries(stats.indices ?? {})) {
-    const total = s.total ?? {};
-    found.set(index, (total.search?.query_total ?? 0) + (total.search?.fetch_total ?? 0) + (total.get?.total ?? 0));
-  }
-  return found;
-}
+const operations = (): Promise<Map<string, number>> => shardOperations(target);
 
 const ranges = await rangeIndices(client, naming, 'transactions');
 t.ok(ranges.length > MAX_NAMED_RANGES, `${ranges.length} transaction range indices`);
