@@ -52,3 +52,23 @@ export async function waitUntil(
     await new Promise((resolve) => setTimeout(resolve, every));
   }
 }
+
+/** What a command-line run printed and how it ended. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a built CLI of the repository (`packages/…/dist/src/….js`) with extra environment, to its end. */
+export function runNodeCli(script: string, args: readonly string[], env: Record<string, string>): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, script), ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

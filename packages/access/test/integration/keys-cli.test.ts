@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import t from 'tap';
-import { repoRoot } from '@xle/core';
-import { createTestIndices } from '@xle/test-helpers';
+import { createTestIndices, runNodeCli, type CliRun } from '@xle/test-helpers';
 import {
   ApiKeyStore,
   API_KEY_PATTERN,
@@ -22,16 +19,8 @@ const env = {
 };
 
 /** `pnpm access <args>`, i.e. the built CLI, on this test's indices. */
-function access(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'packages/access/dist/src/cli.js'), ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function access(...args: string[]): Promise<CliRun> {
+  return runNodeCli('packages/access/dist/src/cli.js', args, env);
 }
 
 t.test('keys create / list / revoke', async (t) => {

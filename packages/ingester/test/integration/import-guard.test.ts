@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { indexName, repoRoot } from '@xle/core';
-import { createTestIndices } from '@xle/test-helpers';
+import { indexName } from '@xle/core';
+import { createTestIndices, runNodeCli, type CliRun } from '@xle/test-helpers';
 
 /**
  * The record imports (`pnpm names import`, `pnpm kyc import`) as an operator runs them: an input
@@ -25,22 +24,8 @@ const file = (name: string, text: string): string => {
   return path;
 };
 
-function cli(
-  tool: 'names' | 'kyc',
-  ...args: string[]
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, `packages/ingester/dist/src/${tool}/cli.js`), ...args], {
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (tool: 'names' | 'kyc', ...args: string[]): Promise<CliRun> =>
+  runNodeCli(`packages/ingester/dist/src/${tool}/cli.js`, args, env);
 
 async function sourceOf(kind: 'names' | 'kyc', source: string): Promise<string[]> {
   await target.client.indices.refresh({ index: indexName(target.naming, kind) });
