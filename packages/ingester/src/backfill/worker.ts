@@ -52,7 +52,14 @@ export interface BackfillWorkerOptions {
   signal?: AbortSignal;
   now?: () => number;
   /** Called after each batch is recorded, with the chunk and the ledgers done so far. */
-  onProgress?: (event: { owner: string; chunk: LedgerRange; ledger: number; documents: number }) => void;
+  /** After each batch: its newest ledger, how many ledgers it wrote, and the chunk's documents so far. */
+  onProgress?: (event: {
+    owner: string;
+    chunk: LedgerRange;
+    ledger: number;
+    ledgers: number;
+    documents: number;
+  }) => void;
 }
 
 export interface WorkerTotals {
@@ -228,7 +235,13 @@ async function workChunk(
           progress = Math.max(progress, ...indices);
           gaps = withoutLedgers(gaps, indices);
           await refresh.slowRanges(indices);
-          options.onProgress?.({ owner: options.owner, chunk: lease, ledger: progress, documents: t.documents });
+          options.onProgress?.({
+            owner: options.owner,
+            chunk: lease,
+            ledger: progress,
+            ledgers: batch.length,
+            documents: t.documents,
+          });
         },
       });
       totals.ledgers += result.ledgers;

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import {
+  createProgress,
   abortOnSignals,
   InvalidOptionError,
   MAINNET_FIRST_LEDGER,
@@ -94,6 +95,18 @@ export async function backfillFromRippled(
     const refusal = refuseRange(options.range, await sourceLedgers(probe), config.xrpl.url);
     if (refusal !== undefined) throw new InvalidOptionError(`backfill refused, nothing written: ${refusal}`);
     await engine.applyTemplates();
+    // A bar with rate and ETA on a terminal, a JSON progress line per batch otherwise: the ledgers
+    // this process wrote of the range (other processes may work the same range).
+    const size = options.range.to - options.range.from + 1;
+    const progress = createProgress({
+      logger,
+      label: 'backfill',
+      total: size,
+      format: 'ledgers | {docs} docs | {rate} docs/s | ETA {eta_formatted}',
+    });
+    let written = 0;
+    // Each worker's documents of the chunk it works (cumulative per chunk): their sum is this run's.
+    const chunkDocuments = new Map<string, number>();
     const settled = await Promise.allSettled(
       Array.from({ length: options.workers }, (_, i) => {
         const owner = `${options.name}-${i + 1}`;
@@ -116,19 +129,21 @@ export async function backfillFromRippled(
           since: started,
           signal,
           onProgress: (event) => {
-            logger.info(
-              {
-                worker: event.owner,
-                chunk: `${event.chunk.from}-${event.chunk.to}`,
-                ledger: event.ledger,
-                docsPerSecond: Math.round(event.documents / Math.max((Date.now() - started) / 1000, 0.001)),
-              },
-              'indexed',
-            );
+            written += event.ledgers;
+            chunkDocuments.set(`${event.owner} ${event.chunk.from}`, event.documents);
+            const docs = [...chunkDocuments.values()].reduce((a, b) => a + b, 0);
+            progress.update(Math.min(written, size), {
+              docs,
+              rate: Math.round(docs / Math.max((Date.now() - started) / 1000, 0.001)),
+              worker: event.owner,
+              chunk: `${event.chunk.from}-${event.chunk.to}`,
+              ledger: event.ledger,
+            });
           },
         });
       }),
     );
+    progress.stop();
     const results = settled.map((s, i) =>
       s.status === 'fulfilled' ? s.value : failedWorker(`${options.name}-${i + 1}`, s.reason),
     );
