@@ -4,6 +4,8 @@ import type { Logger } from '../logger.js';
 /** Progress of a long piece of work: a bar on a terminal, a log line per update otherwise. */
 export interface Progress {
   update(done: number, fields?: Record<string, string | number>): void;
+  /** A total learnt as the work goes (a live catch-up whose target moves). */
+  setTotal(total: number): void;
   stop(): void;
 }
 
@@ -25,8 +27,12 @@ export function createProgress({
   stream = process.stderr,
 }: ProgressOptions): Progress {
   if (stream.isTTY !== true) {
+    let of = total;
     return {
-      update: (done, fields = {}) => logger.info({ label, done, of: total, ...fields }, 'progress'),
+      update: (done, fields = {}) => logger.info({ label, done, of, ...fields }, 'progress'),
+      setTotal: (next) => {
+        of = next;
+      },
       stop: () => undefined,
     };
   }
@@ -41,8 +47,13 @@ export function createProgress({
       else bar.update(done, fields);
       started = true;
     },
+    setTotal: (next) => {
+      if (started) bar.setTotal(next);
+      else total = next;
+    },
     stop: () => {
       if (started) bar.stop();
+      started = false;
     },
   };
 }

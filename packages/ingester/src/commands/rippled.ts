@@ -35,12 +35,35 @@ export async function followRippled(
     const after = checkpoint?.last_ledger ?? (from === undefined ? 0 : from - 1);
     // The indexed ledger the follower goes on from is the first link of its chain check.
     const indexed = after > 0 ? await engine.indexedLedger(after) : undefined;
+    // While it catches up with the network: a bar of the ledgers behind it, with rate and ETA (a
+    // JSON progress line per ledger when not on a terminal); once at the tip, a line per ledger.
+    const started = Date.now();
+    const catchUp = createProgress({
+      logger,
+      label: 'live catch-up',
+      total: 1,
+      format: 'ledgers | {docs} docs | {rate} ledgers/s | ETA {eta_formatted}',
+    });
+    let catching = true;
     const totals = await runPipeline(rippled.live(after, signal, indexed), engine, checkpoints, {
       batchLedgers: 1,
       networkId: rippled.networkId ?? config.xrpl.networkId,
       onBatch: async (t, batch) => {
         const ledger = batch[batch.length - 1]?.ledger_index;
-        logger.info({ ledger, ledgers: t.ledgers, documents: t.documents }, 'indexed');
+        const tip = rippled.newestValidated;
+        if (catching && ledger !== undefined && tip !== undefined && tip > ledger) {
+          catchUp.setTotal(tip - after);
+          catchUp.update(ledger - after, {
+            docs: t.documents,
+            rate: Math.round(t.ledgers / Math.max((Date.now() - started) / 1000, 0.001)),
+          });
+        } else {
+          if (catching) {
+            catchUp.stop();
+            catching = false;
+          }
+          logger.info({ ledger, ledgers: t.ledgers, documents: t.documents }, 'indexed');
+        }
         // What /api/v1/status reads: this follower is alive, and how far behind the network it is.
         await heartbeats
           .heartbeat({
@@ -52,6 +75,7 @@ export async function followRippled(
           .catch((error: unknown) => logger.warn({ err: error }, 'could not record the live heartbeat'));
       },
     });
+    catchUp.stop();
     console.log(
       `indexed ${totals.ledgers} ledgers, ${totals.documents} documents (${totals.deadLetters} dead letters)`,
     );

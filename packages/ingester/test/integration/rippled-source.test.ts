@@ -447,6 +447,6 @@ t.test(
     t.same(status.ranges, [{ from: FIRST, to: LAST }], 'one range, no gaps');
     t.equal(status.lag, 0, 'lag behind the source');
     const usage = await run(['backfill', '--from', '9', '--to', '1']);
-    t.equal(usage.code, 1, 'bad arguments are refused');
+    t.equal(usage.code, 64, 'bad arguments are a misuse (exit 64)');
   },
 );
