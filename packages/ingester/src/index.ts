@@ -186,7 +186,13 @@ export {
   runPipeline,
 } from './pipeline/run.js';
 export { readRecordsFile, type RecordProblem, validateAccountRecords } from './records/account-records.js';
-export { type FileError, type FileLedger, listLedgerFiles, readLedgerFiles } from './sources/files.js';
+export {
+  type FileError,
+  type FileLedger,
+  listLedgerFiles,
+  MAX_LEDGER_BYTES,
+  readLedgerFiles,
+} from './sources/files.js';
 export {
   ChainBrokenError,
   type LedgerLink,

@@ -1,6 +1,5 @@
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { CommandError } from '@xle/core';
 import { normalizeLedger, verifyLedger, type LedgerInput, type LedgerVerification } from '@xle/documents';
 
@@ -54,6 +53,49 @@ export function listLedgerFiles(path: string, onSkipped: (file: string, reason: 
 }
 
 /**
+ * The largest ledger one file or one NDJSON line may hold: far above any mainnet ledger with all
+ * its transactions (a few tens of MB), and below what a JavaScript string can hold, so a bigger
+ * one is reported and skipped instead of failing the run.
+ */
+export const MAX_LEDGER_BYTES = 256 * 1024 * 1024;
+
+/** An NDJSON file's lines, each as text or, past `maxBytes`, as its length only (never held whole). */
+async function* boundedLines(
+  file: string,
+  maxBytes: number,
+): AsyncGenerator<{ text: string; bytes: number } | { text: undefined; bytes: number }> {
+  let parts: Buffer[] = [];
+  let held = 0;
+  let bytes = 0;
+  const end = function* (): Generator<{ text: string; bytes: number } | { text: undefined; bytes: number }> {
+    yield bytes > maxBytes ? { text: undefined, bytes } : { text: Buffer.concat(parts).toString('utf8'), bytes };
+    parts = [];
+    held = 0;
+    bytes = 0;
+  };
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, from)) {
+      const piece = chunk.subarray(from, at);
+      bytes += piece.length;
+      if (bytes <= maxBytes) parts.push(piece);
+      yield* end();
+      from = at + 1;
+    }
+    const rest = chunk.subarray(from);
+    bytes += rest.length;
+    if (bytes <= maxBytes) {
+      parts.push(rest);
+      held += rest.length;
+    } else if (held > 0) {
+      parts = [];
+      held = 0;
+    }
+  }
+  if (bytes > 0 || parts.length > 0) yield* end();
+}
+
+/**
  * The file source: rippled `ledger` JSON in every shape normalizeLedger accepts, from one file,
  * a folder, or NDJSON, each ledger with what its hashes say about it (verified, refused, cannot be
  * checked); the caller decides what to index. A file that is not a ledger is reported through
@@ -62,13 +104,21 @@ export function listLedgerFiles(path: string, onSkipped: (file: string, reason: 
 export async function* readLedgerFiles(
   files: readonly string[],
   onError: (error: FileError) => void,
+  maxBytes = MAX_LEDGER_BYTES,
 ): AsyncGenerator<FileLedger> {
   for (const file of files) {
     if (extname(file) === '.ndjson') {
-      const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
       let line = 0;
-      for await (const text of lines) {
+      for await (const { text, bytes } of boundedLines(file, maxBytes)) {
         line += 1;
+        if (text === undefined) {
+          onError({
+            file,
+            line,
+            message: `a line of ${bytes} bytes, more than any ledger (${MAX_LEDGER_BYTES} at most)`,
+          });
+          continue;
+        }
         if (text.trim() === '') continue;
         let ledger: LedgerInput;
         try {
@@ -79,6 +129,11 @@ export async function* readLedgerFiles(
         }
         yield { file, line, ledger, verification: verifyLedger(ledger) };
       }
+      continue;
+    }
+    const size = statSync(file).size;
+    if (size > maxBytes) {
+      onError({ file, message: `a file of ${size} bytes, more than any ledger (${maxBytes} at most)` });
       continue;
     }
     let ledger: LedgerInput;
