@@ -223,8 +223,21 @@ export function serverEntry(
       (running) => closeOnSignals(running, logger),
       (error: unknown) => {
         // A refusal (the index layout) says what to do in its message; anything else is a failure.
+        const code = (error as NodeJS.ErrnoException | undefined)?.code;
+        const where = `${config.api.host}:${portOf(config)}`;
         if (error instanceof CommandError)
           logger.fatal({ code: error.code }, `${name} refuses to start: ${error.message}`);
+        // A port taken or not allowed is an operator's mistake: said in words, no stack.
+        else if (code === 'EADDRINUSE')
+          logger.fatal(
+            { code },
+            `${name} cannot listen on ${where}: another process holds that port. Stop it, or choose another port (API_PORT, SEARCH_PORT).`,
+          );
+        else if (code === 'EACCES' || code === 'EADDRNOTAVAIL')
+          logger.fatal(
+            { code },
+            `${name} cannot listen on ${where}: ${code === 'EACCES' ? 'ports below 1024 need privileges' : 'this machine has no such address'}. Check API_HOST and API_PORT (or SEARCH_PORT).`,
+          );
         else logger.error({ err: error }, `${name} could not start`);
         process.exit(error instanceof CommandError ? error.exitCode : 1);
       },

@@ -91,6 +91,12 @@ t.test('an engine that is not there, or not an engine: said within 10 s, with wh
   expect(t, await pnpm(['engine', 'status'], { ES_URL: 'http://127.0.0.1:9' }), 3, 'not answering');
 });
 
+t.test('a taken port: the server says so and which variable to change', async (t) => {
+  const taken = new URL(await listenForTest(t, (_req, res) => res.end('busy'))).port;
+  const run = await pnpm(['serve'], { ES_URL: target.config.es.url!, API_PORT: taken, LOG_LEVEL: 'info' });
+  expect(t, run, 1, 'another process holds that port', 'API_PORT');
+});
+
 t.test('read-only commands create no index', async (t) => {
   const prefix = `${target.config.es.indexPrefix}-fresh`;
   const run = await pnpm(['ingest', 'status'], { ES_INDEX_PREFIX: prefix, ES_URL: target.config.es.url! });
