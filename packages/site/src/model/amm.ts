@@ -16,8 +16,3 @@ export function poolName(asset: unknown, asset2: unknown): string {
 export function lpTokenName(asset: unknown, asset2: unknown): string {
   return `LP ${poolName(asset, asset2)}`;
 }
-
-/** An address shortened in the middle for narrow screens: "rpgtb…NSLtf" (pure). */
-export function shortAddress(address: string): string {
-  return address.length > 14 ? `${address.slice(0, 5)}…${address.slice(-5)}` : address;
-}

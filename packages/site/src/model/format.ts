@@ -97,6 +97,11 @@ export function shortHash(hash: string): string {
   return hash.length > 20 ? `${hash.slice(0, 8)}…${hash.slice(-8)}` : hash;
 }
 
+/** An address or key shortened in the middle for narrow screens: "rpgtb…NSLtf" (pure). */
+export function shortAddress(address: string): string {
+  return address.length > 14 ? `${address.slice(0, 5)}…${address.slice(-5)}` : address;
+}
+
 /** "2023-10-16 13:05:41 UTC" from an ISO 8601 time (pure). */
 export function formatTime(iso: string | null | undefined): string {
   if (typeof iso !== 'string' || Number.isNaN(Date.parse(iso))) return '';

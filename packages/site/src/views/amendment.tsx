@@ -14,12 +14,17 @@ export interface AmendmentProps {
   enablingLedgerIndexed: boolean;
 }
 
-function statusOf(a: Json): string {
+/**
+ * An amendment's status in words: in full on its page, briefly (`brief`) in the list of them.
+ */
+export function amendmentStatus(a: Json, brief = false): string {
   if (a.enabled === true) return 'enabled';
   if (a.retired === true) return 'retired';
   if (a.obsolete === true) return 'obsolete';
-  if (a.majority !== null && a.majority !== undefined) return 'has a majority, waiting to be enabled';
-  return a.supported === true ? 'open for voting' : 'not supported by this server version';
+  if (a.majority !== null && a.majority !== undefined)
+    return brief ? 'has a majority' : 'has a majority, waiting to be enabled';
+  if (a.supported === true) return 'open for voting';
+  return brief ? 'not supported' : 'not supported by this server version';
 }
 
 /** `/amendment/{AMENDMENT_ID}`. */
@@ -35,7 +40,7 @@ export function AmendmentPage({ chrome, props }: { chrome: SiteChrome; props: Am
       </h1>
       <Facts
         items={[
-          ['Status', statusOf(a)],
+          ['Status', amendmentStatus(a)],
           ['Id', <span class="mono">{id}</span>],
           typeof a.introduced === 'string' && ['Introduced in', `rippled ${a.introduced}`],
           a.enabled === true && ['Enabled on', <Time iso={a.enabled_on as string} />],

@@ -4,6 +4,7 @@ import { amountView, formatCount, formatPercent, formatScore, shortHash } from '
 import { assetCode, poolName } from '../model/amm.js';
 import { ammHref, tokenHref } from '../model/links.js';
 import type { TokenSort } from '@xle/api/queries/tokens';
+import { amendmentStatus } from './amendment.js';
 import { Layout, type SiteChrome } from './layout.js';
 import {
   AccountLink,
@@ -243,15 +244,6 @@ export function ValidatorsListPage({ chrome, validators }: { chrome: SiteChrome;
   );
 }
 
-/** An amendment's status in a few words. */
-export function amendmentStatus(a: Json): string {
-  if (a.enabled === true) return 'enabled';
-  if (a.retired === true) return 'retired';
-  if (a.obsolete === true) return 'obsolete';
-  if (a.majority !== null && a.majority !== undefined) return 'has a majority';
-  return a.supported === true ? 'open for voting' : 'not supported';
-}
-
 /** `/amendments`: every amendment, those not yet enabled first. */
 export function AmendmentsListPage({ chrome, amendments }: { chrome: SiteChrome; amendments: readonly Json[] }) {
   const order = (a: Json): number => (a.enabled === true ? 2 : a.retired === true || a.obsolete === true ? 3 : 1);
@@ -276,7 +268,7 @@ export function AmendmentsListPage({ chrome, amendments }: { chrome: SiteChrome;
               <td data-label="Amendment">
                 <AmendmentLink id={String(a.amendment_id)} name={typeof a.name === 'string' ? a.name : undefined} />
               </td>
-              <td data-label="Status">{amendmentStatus(a)}</td>
+              <td data-label="Status">{amendmentStatus(a, true)}</td>
               <td data-label="Votes" class="num">
                 {a.enabled === true || typeof a.count !== 'number' || typeof a.validations !== 'number'
                   ? '—'

@@ -6,10 +6,10 @@ import {
   formatTime,
   formatValue,
   prettyJson,
+  shortAddress,
   shortHash,
   type AmountView,
 } from '../model/format.js';
-import { shortAddress } from '../model/amm.js';
 import { accountHref, amendmentHref, ledgerHref, nftHref, tokenHref, txHref, validatorHref } from '../model/links.js';
 import type { Segment } from '../model/summary.js';
 
