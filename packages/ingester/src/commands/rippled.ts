@@ -51,7 +51,7 @@ export async function followRippled(
       onBatch: async (t, batch) => {
         const ledger = batch[batch.length - 1]?.ledger_index;
         const tip = rippled.newestValidated;
-        if (catching && ledger !== undefined && tip !== undefined && tip > ledger) {
+        if (catching && ledger !== undefined && tip > ledger) {
           catchUp.setTotal(tip - after);
           catchUp.update(ledger - after, {
             docs: t.documents,

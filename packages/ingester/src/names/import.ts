@@ -37,20 +37,10 @@ export function importNames(
 }
 
 /** The ids of a source's records now in the index. */
-async function sourceIds(
-  engine: IngestEngine,
-  kind: 'names' | 'kyc',
-  source: string,
-  version?: string,
-): Promise<string[]> {
+async function sourceIds(engine: IngestEngine, kind: 'names' | 'kyc', source: string): Promise<string[]> {
   const ids: string[] = [];
   const hits = engine.scan(kind, {
-    query: {
-      bool: {
-        filter: [{ term: { source } }],
-        ...(version === undefined ? {} : { must_not: [{ term: { version } }] }),
-      },
-    },
+    query: { term: { source } },
     sort: [{ account: 'asc' }],
     _source: false,
   });
@@ -59,19 +49,21 @@ async function sourceIds(
 }
 
 /**
- * Refuses an import that would erase what it should not: an input without a record (unless
- * `allowEmpty`), or one that would remove more than MAX_REMOVED_SHARE of the source's records
- * (unless `replace`). The refusal says how many records would go, and which option says it is meant.
+ * The records of the source the input does not hold (what the import removes), once it is checked
+ * that the import should: an input without a record is refused unless `allowEmpty`, one that would
+ * remove more than MAX_REMOVED_SHARE of the source's records unless `replace`. The refusal says how
+ * many records would go, and which option says it is meant.
  */
-function checkRemoval(
+function plannedRemoval(
   kind: string,
   source: string,
   existing: readonly string[],
   records: readonly { account: string }[],
   guard: ReplaceGuard,
-): void {
+): string[] {
   const kept = new Set(records.map((r) => r.account));
-  const removed = existing.filter((id) => !kept.has(id)).length;
+  const stale = existing.filter((id) => !kept.has(id));
+  const removed = stale.length;
   const plan = { write: records.length, remove: removed, existing: existing.length };
   if (records.length === 0 && guard.allowEmpty !== true)
     throw new CommandError(
@@ -87,13 +79,14 @@ function checkRemoval(
         'Check that the file is whole and is the source you meant; pass --replace to replace the source on purpose.',
     );
   guard.onPlan?.(plan);
+  return stale;
 }
 
 /**
  * Writes one source's per-account records (labels, wallet KYC) as a new version: every record
- * of the file is indexed with the source and version, then the records of that source not in
- * this version are deleted, so the index holds exactly the file's content (re-importing the
- * same file changes nothing).
+ * of the file is indexed with the source and version (a record's id is its account, so a kept one
+ * is overwritten), then the source's records the file does not hold, read before the write, are
+ * deleted, so the index holds exactly the file's content (re-importing the same file changes nothing).
  */
 export async function importAccountRecords(
   engine: IngestEngine,
@@ -102,7 +95,7 @@ export async function importAccountRecords(
   records: readonly { account: string }[],
   guard: ReplaceGuard = {},
 ): Promise<NamesImportResult> {
-  checkRemoval(kind, source, await sourceIds(engine, kind, source), records, guard);
+  const stale = plannedRemoval(kind, source, await sourceIds(engine, kind, source), records, guard);
   const version = recordsVersion(records);
   const updatedAt = new Date().toISOString();
   await writeDocuments(
@@ -110,9 +103,8 @@ export async function importAccountRecords(
     kind,
     records.map((r) => ({ _id: r.account, doc: { ...r, source, version, updated_at: updatedAt } })),
   );
-  // Search and delete by id rather than _delete_by_query, which not every deployment has (it
-  // lives in the reindex module).
-  const stale = await sourceIds(engine, kind, source, version);
+  // Deleted by id rather than _delete_by_query, which not every deployment has (it lives in the
+  // reindex module).
   await engine.deleteIds(kind, stale, { refresh: true });
   return { source, version, written: records.length, removed: stale.length };
 }

@@ -64,35 +64,30 @@ async function* boundedLines(
   file: string,
   maxBytes: number,
 ): AsyncGenerator<{ text: string; bytes: number } | { text: undefined; bytes: number }> {
+  // The pieces of the current line, kept only while it is within the bound.
   let parts: Buffer[] = [];
-  let held = 0;
   let bytes = 0;
-  const end = function* (): Generator<{ text: string; bytes: number } | { text: undefined; bytes: number }> {
-    yield bytes > maxBytes ? { text: undefined, bytes } : { text: Buffer.concat(parts).toString('utf8'), bytes };
+  const take = (piece: Buffer): void => {
+    bytes += piece.length;
+    if (bytes <= maxBytes) parts.push(piece);
+    else parts = [];
+  };
+  const line = (): { text: string; bytes: number } | { text: undefined; bytes: number } => {
+    const done = bytes > maxBytes ? { text: undefined, bytes } : { text: Buffer.concat(parts).toString('utf8'), bytes };
     parts = [];
-    held = 0;
     bytes = 0;
+    return done;
   };
   for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
     let from = 0;
     for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, from)) {
-      const piece = chunk.subarray(from, at);
-      bytes += piece.length;
-      if (bytes <= maxBytes) parts.push(piece);
-      yield* end();
+      take(chunk.subarray(from, at));
+      yield line();
       from = at + 1;
     }
-    const rest = chunk.subarray(from);
-    bytes += rest.length;
-    if (bytes <= maxBytes) {
-      parts.push(rest);
-      held += rest.length;
-    } else if (held > 0) {
-      parts = [];
-      held = 0;
-    }
+    take(chunk.subarray(from));
   }
-  if (bytes > 0 || parts.length > 0) yield* end();
+  if (bytes > 0) yield line();
 }
 
 /**
