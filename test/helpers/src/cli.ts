@@ -63,7 +63,10 @@ export interface CliRun {
 /** Runs a built CLI of the repository (`packages/…/dist/src/….js`) with extra environment, to its end. */
 export function runNodeCli(script: string, args: readonly string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, script), ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [join(repoRoot, script), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

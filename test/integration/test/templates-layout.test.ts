@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import t, { type Test } from 'tap';
 import {
   applyTemplates,
@@ -9,11 +8,10 @@ import {
   INDEX_KINDS,
   LayoutError,
   readLayout,
-  repoRoot,
   type IndexNaming,
 } from '@xle/core';
 import { IngestEngine } from '@xle/ingester';
-import { createTestIndices } from '@xle/test-helpers';
+import { createTestIndices, runNodeCli, type CliRun } from '@xle/test-helpers';
 
 /**
  * `templates apply` records the index layout in the cluster's index templates; it gives new
@@ -25,31 +23,14 @@ const target = await createTestIndices(t, { es: { rangeLedgers: 500_000 } });
 const { client, naming } = target;
 
 /** Runs a built CLI with the test's engine and prefix: its exit code, stdout and stderr. */
-function runCli(
-  script: string,
-  args: readonly string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${repoRoot}${script}`, ...args], {
-      env: {
-        ...process.env,
-        ES_URL: engineUrl(target.config),
-        ES_INDEX_PREFIX: naming.prefix,
-        XLE_NETWORK: naming.network,
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+const runCli = (script: string, args: readonly string[], env: Record<string, string>): Promise<CliRun> =>
+  runNodeCli(script, args, {
+    ES_URL: engineUrl(target.config),
+    ES_INDEX_PREFIX: naming.prefix,
+    XLE_NETWORK: naming.network,
+    LOG_LEVEL: 'warn',
+    ...env,
   });
-}
 
 async function rejection(t: Test, work: Promise<unknown>): Promise<LayoutError | undefined> {
   const error = await work.then(
