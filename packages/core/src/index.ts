@@ -11,7 +11,7 @@ export {
   runCli,
   runCommand,
 } from './cli/command.js';
-export { createProgress, type Progress, type ProgressOptions } from './cli/progress.js';
+export { createProgress, formatSeconds, type Progress, type ProgressOptions } from './cli/progress.js';
 export { abortOnSignals, sleepUnless } from './cli/signals.js';
 export {
   type Config,

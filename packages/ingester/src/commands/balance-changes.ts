@@ -12,7 +12,7 @@ export const balanceChangesCommand = defineCommand({
     withIngestEngine(async ({ engine, logger }) => {
       let total = 0;
       for (const range of await engine.listRanges('transactions')) total += range.documents;
-      const progress = createProgress({ logger, label: 'balance changes', total });
+      const progress = createProgress({ logger, label: 'balance changes', total, unit: 'transactions' });
       const fill = await fillBalanceChanges(engine, (f) => progress.update(f.transactions));
       progress.stop();
       console.log(

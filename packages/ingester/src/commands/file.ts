@@ -46,7 +46,9 @@ export const fileCommand = defineCommand({
         logger,
         label: 'ingest',
         total: files.length,
-        format: 'files | {ledgers} ledgers | {docs} docs | {rate} docs/s | ETA {eta_formatted}',
+        unit: 'files',
+        format: '{ledgers} ledgers | {docs} docs',
+        rateUnit: 'docs',
       });
       const started = Date.now();
       let filesDone = 0;
@@ -92,12 +94,13 @@ export const fileCommand = defineCommand({
       progress.stop();
       await engine.refresh(LEDGER_KINDS);
       const seconds = (Date.now() - started) / 1000;
-      for (const e of errors) logger.error({ file: e.file, line: e.line, error: e.message }, 'not a ledger, skipped');
+      // What was skipped, and why, whatever the log level: the summary below counts it.
+      for (const e of errors) console.error(`not a ledger, skipped: ${where(e.file, e.line)}: ${e.message}`);
       for (const line of refused) console.error(line);
       const notIndexed = refused.filter((r) => r.startsWith('refused')).length;
       console.log(
         `indexed ${totals.ledgers} ledgers, ${totals.transactions} transactions, ${totals.documents} documents in ${seconds.toFixed(1)} s` +
-          ` (${totals.superseded} superseded by newer state, ${totals.deadLetters} dead letters, ${errors.length} unreadable files` +
+          ` (${totals.superseded} superseded by newer state, ${totals.deadLetters} dead letters, ${errors.length} unreadable files or lines` +
           `${skipped.length === 0 ? '' : `, ${skipped.length} folder entries skipped`}` +
           `${repeated.length === 0 ? '' : `, ${repeated.length} ledgers read again and skipped: ${repeated.join(', ')}`});` +
           ` ${refused.length} ledgers refused by their hashes (${notIndexed} not indexed);` +

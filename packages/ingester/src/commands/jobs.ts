@@ -9,7 +9,7 @@ function runJobs(names: readonly JobName[], refresh: readonly string[], full: bo
   return withIngestEngine(async ({ engine, config, logger }) => {
     const tokens = tokensJobOptions(config, refresh);
     for (const name of names) {
-      const progress = createProgress({ logger, label: name, total: 4, format: '{step}' });
+      const progress = createProgress({ logger, label: name, total: 4, unit: 'steps', format: '{step}' });
       const status = await runJob({ engine, onStep: (step, done) => progress.update(done, { step }) }, name, tokens, {
         full,
       });

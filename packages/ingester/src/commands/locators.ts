@@ -13,7 +13,7 @@ export const locatorsCommand = defineCommand({
       let total = 0;
       for (const kind of ['transactions', 'ledgers'] as const)
         for (const range of await engine.listRanges(kind)) total += range.documents;
-      const progress = createProgress({ logger, label: 'locators', total });
+      const progress = createProgress({ logger, label: 'locators', total, unit: 'documents' });
       const fill = await fillLocators(engine, (f) => progress.update(f.read));
       progress.stop();
       console.log(`${fill.read} transactions and ledgers read, ${fill.written} missing locators written`);

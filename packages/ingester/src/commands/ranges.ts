@@ -86,7 +86,12 @@ export const rangesRebuildCommand = defineCommand({
       const total = (await engine.listRanges(kind as RangedKind)).find(
         (r) => r.alias === engine.rangeAlias(kind as RangedKind, ledger),
       );
-      const progress = createProgress({ logger, label: `rebuild ${kind}`, total: total?.documents ?? 0 });
+      const progress = createProgress({
+        logger,
+        label: `rebuild ${kind}`,
+        total: total?.documents ?? 0,
+        unit: 'documents',
+      });
       const result = await engine.rebuildRange(kind as RangedKind, ledger, (copied) => progress.update(copied));
       progress.stop();
       console.log(

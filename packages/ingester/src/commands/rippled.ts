@@ -37,12 +37,12 @@ export async function followRippled(
     const indexed = after > 0 ? await engine.indexedLedger(after) : undefined;
     // While it catches up with the network: a bar of the ledgers behind it, with rate and ETA (a
     // JSON progress line per ledger when not on a terminal); once at the tip, a line per ledger.
-    const started = Date.now();
     const catchUp = createProgress({
       logger,
       label: 'live catch-up',
       total: 1,
-      format: 'ledgers | {docs} docs | {rate} ledgers/s | ETA {eta_formatted}',
+      unit: 'ledgers',
+      format: '{docs} docs',
     });
     let catching = true;
     const totals = await runPipeline(rippled.live(after, signal, indexed), engine, checkpoints, {
@@ -51,17 +51,15 @@ export async function followRippled(
       onBatch: async (t, batch) => {
         const ledger = batch[batch.length - 1]?.ledger_index;
         const tip = rippled.newestValidated;
-        if (catching && ledger !== undefined && tip > ledger) {
-          catchUp.setTotal(tip - after);
-          catchUp.update(ledger - after, {
-            docs: t.documents,
-            rate: Math.round(t.ledgers / Math.max((Date.now() - started) / 1000, 0.001)),
-          });
-        } else {
-          if (catching) {
+        if (catching && ledger !== undefined) {
+          catchUp.setTotal(Math.max(tip, ledger) - after);
+          catchUp.update(ledger - after, { docs: t.documents });
+          // At the tip: the bar ends full, and a line per ledger follows.
+          if (ledger >= tip) {
             catchUp.stop();
             catching = false;
           }
+        } else {
           logger.info({ ledger, ledgers: t.ledgers, documents: t.documents }, 'indexed');
         }
         // What /api/v1/status reads: this follower is alive, and how far behind the network it is.
@@ -126,7 +124,9 @@ export async function backfillFromRippled(
       logger,
       label: 'backfill',
       total: size,
-      format: 'ledgers | {docs} docs | {rate} docs/s | ETA {eta_formatted}',
+      unit: 'ledgers',
+      format: '{docs} docs',
+      rateUnit: 'docs',
     });
     let written = 0;
     // Each worker's documents of the chunk it works (cumulative per chunk): their sum is this run's.

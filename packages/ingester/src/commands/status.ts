@@ -8,12 +8,12 @@ import { withIngestEngine } from './context.js';
 export const statusCommand = defineCommand({
   usage: 'status [--source NAME] [--json]',
   summary:
-    'every indexed source with its ledgers, then one source in detail (default: rippled): last ledger, indexed\n' +
-    'ranges, gaps, lag behind rippled, backfill plans and their chunks (done, done with gaps, leased, expired,\n' +
-    "pending) with the ledgers left as gaps, and the workers' last heartbeats. Reads only: creates no index.",
-  options: { source: { type: 'string', default: 'rippled' }, json: { type: 'boolean' } },
+    'every indexed source with its ledgers, then one source in detail (default: rippled, or the source that\n' +
+    'reached the newest ledger when rippled has indexed nothing): last ledger, indexed ranges, gaps, lag behind\n' +
+    'rippled, backfill plans and their chunks (done, done with gaps, leased, expired, pending) with the ledgers\n' +
+    "left as gaps, and the workers' last heartbeats. Reads only: creates no index.",
+  options: { source: { type: 'string' }, json: { type: 'boolean' } },
   run: async ({ values }) => {
-    const source = values.source ?? 'rippled';
     return withIngestEngine(
       async ({ engine, config, logger }) => {
         let sources: Checkpoint[];
@@ -30,6 +30,7 @@ export const statusCommand = defineCommand({
           return 0;
         }
         const summary = sources.map((c) => `${c.source} (${c.ledgers} ledgers, last ${c.last_ledger})`);
+        const source = values.source ?? defaultSource(sources);
         const checkpoint = await new CheckpointStore(engine, source).load();
         const leases = new LeaseStore(engine, source);
         // One query per plan, whatever its size: counts of its chunk documents, not a list of its chunks.
@@ -112,4 +113,10 @@ export function describePlans(plans: readonly PlanSummary[], source: string): st
       );
   }
   return lines;
+}
+
+/** The source shown when none is named: rippled, unless it indexed nothing and another source did. */
+export function defaultSource(sources: readonly Pick<Checkpoint, 'source' | 'last_ledger'>[]): string {
+  if (sources.length === 0 || sources.some((c) => c.source === 'rippled')) return 'rippled';
+  return [...sources].sort((a, b) => b.last_ledger - a.last_ledger)[0]!.source;
 }

@@ -41,7 +41,7 @@ export const validatorsCommand = defineCommand({
           },
           'validator list verified',
         );
-      const progress = createProgress({ logger, label: 'validators', total: 4, format: '{step}' });
+      const progress = createProgress({ logger, label: 'validators', total: 4, unit: 'steps', format: '{step}' });
       const status = await runValidatorsJob({ engine, onStep: (step, done) => progress.update(done, { step }) }, unl);
       progress.stop();
       console.log(

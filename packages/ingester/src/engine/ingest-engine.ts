@@ -227,7 +227,8 @@ export class IngestEngine {
         if (result.deadLetters > 0)
           throw new Error(`the rebuilt index ${next} refused ${result.deadLetters} documents`);
         copied += page.length - (create ? result.superseded.length : 0);
-        onProgress?.(copied);
+        // The progress is the copy's; what the catch-up writes after the swap is in its result.
+        if (!create) onProgress?.(copied);
         page = [];
       };
       for await (const hit of scanIndex<Json>(this.client, current, {})) {

@@ -1,9 +1,18 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { repoRoot } from '@xle/core';
+import { fixturesDir, indexName, repoRoot } from '@xle/core';
 import { createTestIndices, listenForTest } from '@xle/test-helpers';
 
 /**
@@ -72,6 +81,7 @@ t.test('configuration: integers are integers, bounds, URLs, folders and choices,
   writeFileSync(file, JSON.stringify({ access: { freePerDay: 2.7 } }));
   expect(t, await pnpm(['run', 'config'], { XLE_CONFIG: file }), 1, 'access.freePerDay', 'whole number');
   expect(t, await pnpm(['serve'], { ES_URL: 'garbage' }), 1, 'ES_URL (es.url)', 'http:// or https://');
+  expect(t, await pnpm(['serve'], { API_PORT: '70000' }), 1, 'API_PORT (api.port)', '<= 65535');
   expect(t, await pnpm(['ingest', 'live'], { RIPPLED_URL: 'garbage' }), 1, 'RIPPLED_URL (xrpl.url)', 'wss://');
 });
 
@@ -126,5 +136,58 @@ t.test('misused commands: exit 64, the word named; --help everywhere', async (t)
     1,
     'no transactions range holds ledger 50000000',
     'pnpm ingest ranges',
+  );
+});
+
+t.test('honest reports: a repeated ledger, a link to nothing and a line larger than any ledger', async (t) => {
+  const own = await createTestIndices(t);
+  const env = { ES_INDEX_PREFIX: own.naming.prefix, ES_URL: target.config.es.url! };
+  const recent = join(fixturesDir, 'ledgers', 'recent');
+  const folder = join(dir, 'ledgers');
+  mkdirSync(folder);
+  // Ledger 83258110 twice (two renderings of it), a link to nothing, and an NDJSON file whose
+  // second line is larger than any ledger (257 MB): each said, none ends the run.
+  symlinkSync(join(recent, 'ledger-83258110.binary.json'), join(folder, 'a.json'));
+  symlinkSync(join(recent, 'ledger-83258110.expanded.json'), join(folder, 'b.json'));
+  symlinkSync(join(dir, 'nowhere.json'), join(folder, 'c.json'));
+  const ndjson = openSync(join(folder, 'd.ndjson'), 'w');
+  writeSync(ndjson, `${JSON.stringify(JSON.parse(readFileSync(join(recent, 'ledger-94084608.json'), 'utf8')))}\n`);
+  const block = Buffer.alloc(16 * 1024 * 1024, 'a');
+  for (let i = 0; i < 16; i += 1) writeSync(ndjson, block);
+  writeSync(ndjson, 'a\n');
+  closeSync(ndjson);
+
+  const run = await pnpm(['ingest', 'file', folder], env);
+  expect(
+    t,
+    run,
+    1,
+    'skipped c.json: a link to nothing',
+    /not a ledger, skipped: d\.ndjson:2: a line of \d+ bytes, more than any ledger/,
+    /indexed 2 ledgers, 123 transactions/,
+    '1 ledgers read again and skipped: b.json (ledger 83258110)',
+    '1 unreadable files or lines',
+  );
+  await target.client.indices.refresh({ index: `${own.naming.prefix}-*` });
+  const transactions = await target.client.count({
+    index: indexName(own.naming, 'transactions'),
+  });
+  t.equal(transactions.count, 123, 'the index holds the transactions the summary counted');
+
+  const status = await pnpm(['ingest', 'status'], env);
+  expect(
+    t,
+    status,
+    0,
+    'sources indexed: files (2 ledgers, last 94084608)',
+    'showing files:',
+    /files: last ledger 94084608, 2 ledgers/,
+  );
+  const ranges = await pnpm(['ingest', 'ranges', '--kind', 'transactions', '--json'], env);
+  const listed = (JSON.parse(ranges.out) as { ranges: { documents: number }[] }).ranges;
+  t.equal(
+    listed.reduce((n, r) => n + r.documents, 0),
+    123,
+    'the ranges count transactions (not their nested rows)',
   );
 });
