@@ -5,7 +5,7 @@
  * this runner starts on its own port with a throw-away data folder (or the cluster in ES_URL),
  * and stops at the end. Ends with one line `N passed, N failed` taken from the real results.
  *
- *   node scripts/dist/src/test.js [--tier unit|http|browser|integration|cli]... [--no-gates] [--nodes N]
+ *   node scripts/dist/src/test.js [--tier unit|http|contract|browser|integration|cli]... [--no-gates] [--nodes N]
  *
  * `--nodes 3` (or TEST_ENGINE_NODES=3) runs every test against a real three-node cluster.
  */
@@ -22,7 +22,7 @@ import { clusterFromConfig, engineHttpUrl, startCluster, stopCluster, type Engin
  * In the order they run. `browser` drives Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH)
  * with playwright-core over the website; scripts/test.sh installs it when it is missing.
  */
-const TIERS = ['unit', 'http', 'browser', 'integration', 'cli'] as const;
+const TIERS = ['unit', 'http', 'contract', 'browser', 'integration', 'cli'] as const;
 type Tier = (typeof TIERS)[number];
 
 interface Counts {
