@@ -150,6 +150,12 @@ export const ConfigSchema = Type.Object(
     ),
     xrpl: Type.Object(
       {
+        asnFile: Type.Optional(
+          Type.String({
+            description:
+              "An IP-to-AS table (iptoasn.com's public-domain `ip2asn-combined.tsv`, `ip2asn-v4.tsv` or `ip2asn-v6.tsv`, gzipped or not) the node crawler reads to give each node its AS number and name; without it a node's `asn` stays absent.",
+          }),
+        ),
         url: Type.String({
           default: 'wss://xrplcluster.com',
           description: 'WebSocket URL of the rippled server the ingester reads (live and backfill).',
@@ -405,6 +411,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'RIPPLED_URL', path: ['xrpl', 'url'] },
   { env: 'XRPL_NETWORK_ID', path: ['xrpl', 'networkId'] },
   { env: 'XRPL_HISTORY_START', path: ['xrpl', 'historyStart'] },
+  { env: 'NODES_ASN_FILE', path: ['xrpl', 'asnFile'] },
   { env: 'API_HOST', path: ['api', 'host'] },
   { env: 'API_PORT', path: ['api', 'port'] },
   { env: 'API_VALIDATE_RESPONSES', path: ['api', 'validateResponses'] },
@@ -618,6 +625,12 @@ function urlProblems(config: Config, cwd: string): ConfigProblem[] {
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       problems.push({ variable: 'TOML_DIR', key: 'tokens.tomlDir', message: `the folder ${dir} does not exist` });
   }
+  if (config.xrpl.asnFile !== undefined && !existsSync(resolve(cwd, config.xrpl.asnFile)))
+    problems.push({
+      variable: 'NODES_ASN_FILE',
+      key: 'xrpl.asnFile',
+      message: `the file ${config.xrpl.asnFile} does not exist (an iptoasn.com table, e.g. ip2asn-combined.tsv.gz)`,
+    });
   if (config.es.caFile !== undefined && !existsSync(resolve(cwd, config.es.caFile)))
     problems.push({ variable: 'ES_CA_FILE', key: 'es.caFile', message: `the file ${config.es.caFile} does not exist` });
   return problems;

@@ -41,6 +41,7 @@ export {
 export { buildFactDocs, type FactInputs, readFactInputs } from './jobs/facts.js';
 export { buildMetricDocs, type DailyInputs, metricScope, readDailyInputs } from './jobs/metrics.js';
 export { buildNetworkSnapshots, type NetworkSnapshot, snapshotNetwork } from './jobs/network.js';
+export { AsnTable, type AsnInfo, loadAsnTable, parseAsnTable } from './jobs/asn.js';
 export {
   crawlNetwork,
   crawlNodes,
@@ -49,6 +50,7 @@ export {
   fetchCrawl,
   type NodeDoc,
   parseCrawl,
+  withAsn,
 } from './jobs/nodes.js';
 export {
   type Changes,

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createLogger } from '@xle/core';
 import { normalizeLedger, type LedgerInput } from '@xle/documents';
 import {
@@ -86,6 +87,12 @@ export async function loadNetworkData(engine: IngestEngine): Promise<void> {
     crawlServer.close();
   }
 }
+
+/**
+ * A small IP-to-AS table in iptoasn.com's format (written for the tests, not downloaded): ranges
+ * holding the recorded crawl's addresses but one, a not-routed range and IPv6 rows.
+ */
+export const SAMPLE_ASN_TABLE = fileURLToPath(new URL('../../fixtures/ip2asn-sample.tsv', import.meta.url));
 
 /** Ledgers per range of the many-ranges history (`manyRangesIndices`). */
 export const MANY_RANGES_LEDGERS = 1000;

@@ -3,10 +3,18 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { encodeNodePublic } from 'xrpl';
 import { createLogger, indexName } from '@xle/core';
-import { crawlNodes, importNames, importWalletKyc, RippledSource, snapshotNetwork } from '@xle/ingester';
+import { crawlNodes, importNames, importWalletKyc, loadAsnTable, RippledSource, snapshotNetwork } from '@xle/ingester';
 import { readFixture, ReplayRippled, TOML_FIXTURE } from '@xle/test-helpers';
 import { TOKEN_SORTS } from '../../src/routes/tokens.js';
-import { engineOf, fixtureLedgers, getJson, loadedIndices, runAllJobs, serve } from '../fixtures/serve.js';
+import {
+  engineOf,
+  fixtureLedgers,
+  getJson,
+  loadedIndices,
+  runAllJobs,
+  SAMPLE_ASN_TABLE,
+  serve,
+} from '../fixtures/serve.js';
 
 const RICHEST = 'rUzWJkXyEtT8ekSSxkBYPqCvHpngcy6Fks';
 const OTHER = 'rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y';
@@ -331,8 +339,10 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       timeoutMs: 300,
       concurrency: 10,
       logger: createLogger('test', 'silent'),
+      asn: loadAsnTable(SAMPLE_ASN_TABLE),
     });
-    t.same(result, { nodes: 11, crawled: 1, failed: 10 });
+    // Every peer but one has an address the table routes; the crawled server itself has none.
+    t.same(result, { nodes: 11, crawled: 1, failed: 10, withAsn: 9 });
     const fresh = await serve(t, target);
     const nodes = (await getJson(`${fresh}/nodes`)).body as Record<string, unknown>[];
     t.equal(nodes.length, 11, 'the server and its 10 active peers');
@@ -342,6 +352,8 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       nodes.find((n) => n.public_key === key),
       {
         ip: '88.99.137.170',
+        asn: 'AS24940',
+        isp: 'HETZNER-AS',
         port: 51235,
         complete_ledgers: '45498918-45500918',
         version: 'rippled-1.2.1',
@@ -352,6 +364,11 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
         crawled_at: /^20\d\d-/,
       },
     );
+    const byIp = (ip: string): Record<string, unknown> | undefined => nodes.find((n) => n.ip === ip);
+    t.match(byIp('::ffff:45.56.78.201'), { asn: 'AS63949' }, 'an IPv4-mapped address is looked up as IPv4');
+    t.match(byIp('54.202.12.93'), { asn: 'AS16509', isp: 'AMAZON-02' });
+    t.notOk('asn' in (byIp('169.55.164.30') ?? {}), 'an address no routed range holds has no asn');
+    t.notOk('asn' in (nodes.find((n) => n.ip === undefined) ?? {}), 'nor a node without an address');
     t.match(await getJson(`${fresh}/node/${crawl.server.pubkey_node}`), {
       status: 200,
       body: { server_version: '1.2.1' },

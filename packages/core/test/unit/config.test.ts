@@ -111,6 +111,10 @@ t.test(
     t.match(problem({ RIPPLED_URL: 'garbage' }), 'ws:// or wss://');
     t.match(problem({ RIPPLED_URL: 'https://s1.ripple.com' }), 'ws:// or wss://');
     t.match(problem({ TOML_DIR: '/no/such/folder' }), 'does not exist');
+    t.match(
+      problem({ NODES_ASN_FILE: '/no/such/ip2asn.tsv' }),
+      'the file /no/such/ip2asn.tsv does not exist (an iptoasn.com table',
+    );
     t.match(problem({ LOG_LEVEL: 'loud' }), 'must be one of fatal, error, warn, info, debug, trace, silent');
     const dir = mkdtempSync(join(tmpdir(), 'xle-config-'));
     const file = join(dir, 'c.json');

@@ -4,12 +4,17 @@ import { encodeNodePublic } from 'xrpl';
 import type { Logger } from '@xle/core';
 import { parseRippledTimeText, type Json } from '@xle/documents';
 import type { IngestEngine } from '../engine/ingest-engine.js';
+import type { AsnTable } from './asn.js';
 import { recordJobRun, writeDocuments } from './data-set.js';
 
 export interface NodeDoc {
   public_key: string;
   ip?: string;
   port?: number;
+  /** The AS its address is announced from (`AS24940`), from the operator's IP-to-AS table. */
+  asn?: string;
+  /** That AS's registered name (`HETZNER-AS`). */
+  isp?: string;
   complete_ledgers?: string;
   last_seen: string;
   last_seen_unix: number;
@@ -131,6 +136,8 @@ export interface CrawlOptions {
   concurrency: number;
   logger: Logger;
   fetch?: (url: string, timeoutMs: number) => Promise<Json>;
+  /** Gives each node with an address its AS (NODES_ASN_FILE); without it `asn` stays absent. */
+  asn?: AsnTable;
 }
 
 /** Breadth-first over `/crawl` answers from the seeds; every node seen once, newest data kept. */
@@ -175,14 +182,15 @@ export async function crawlNodes(
   engine: IngestEngine,
   seeds: readonly string[],
   options: CrawlOptions,
-): Promise<{ nodes: number; crawled: number; failed: number }> {
+): Promise<{ nodes: number; crawled: number; failed: number; withAsn: number }> {
   const started = new Date();
   const { nodes, crawled, failed } = await crawlNetwork(seeds, options);
   if (crawled === 0) throw new Error(`no /crawl answer from ${seeds.join(', ')}`);
+  const located = nodes.map((node) => withAsn(node, options.asn));
   await writeDocuments(
     engine,
     'nodes',
-    nodes.map((n) => ({ _id: n.public_key, doc: { ...n } })),
+    located.map((n) => ({ _id: n.public_key, doc: { ...n } })),
   );
   await recordJobRun(engine, {
     job: 'nodes',
@@ -191,5 +199,12 @@ export async function crawlNodes(
     removed: 0,
     detail: { started_at: started.toISOString(), crawled, failed },
   });
-  return { nodes: nodes.length, crawled, failed };
+  const withAs = located.filter((n) => n.asn !== undefined).length;
+  return { nodes: nodes.length, crawled, failed, withAsn: withAs };
+}
+
+/** A node with the AS its address is announced from, when the table knows it (pure). */
+export function withAsn(node: NodeDoc, table: AsnTable | undefined): NodeDoc {
+  const found = table !== undefined && node.ip !== undefined ? table.lookup(node.ip) : undefined;
+  return found === undefined ? node : { ...node, asn: found.asn, isp: found.name };
 }

@@ -340,7 +340,18 @@ export const ServerVersions = Type.Array(
 export const Node = OpenObject(
   {
     public_key: { ...NodePublicKey, description: 'Node public key (base58, n...).' },
-    asn: Type.Optional(Type.String({ description: 'Autonomous system number. Not collected yet: always absent.' })),
+    asn: Type.Optional(
+      Type.String({
+        pattern: '^AS[1-9][0-9]*$',
+        description:
+          'The autonomous system its address is announced from, e.g. `AS24940`, from the operator’s IP-to-AS table (`NODES_ASN_FILE`, iptoasn.com’s format) at the crawl; absent without one, or when the table routes no range holding the address.',
+      }),
+    ),
+    isp: Type.Optional(
+      Type.String({
+        description: 'That AS’s registered name, e.g. `HETZNER-AS` (not in the spec); absent with `asn`.',
+      }),
+    ),
     complete_ledgers: Type.Optional(
       Type.String({
         description: 'Ledger ranges the node holds, e.g. `45498918-45500918`; absent when it did not say.',
