@@ -158,15 +158,11 @@ t.test('ingest file, ranges rebuild and jobs', async (t) => {
     .sort((a, b) => b.documents - a.documents)
     .map((r) => ({ documents: r.documents, ledger: Number(r.alias.split('-').pop()) + 1 }));
   t.ok(first !== undefined && second !== undefined, 'two transaction ranges to rebuild');
-  const rebuild = await piped(target, [
-    'ingest',
-    'ranges',
-    'rebuild',
-    '--kind',
-    'transactions',
-    '--ledger',
-    String(first!.ledger),
-  ]);
+  const rebuildArgs = (ledger: number): string[] => [
+    ...['ingest', 'ranges', 'rebuild'],
+    ...['--kind', 'transactions', '--ledger', String(ledger)],
+  ];
+  const rebuild = await piped(target, rebuildArgs(first!.ledger));
   t.equal(rebuild.code, 0, 'rebuild ends');
   const copied = progressLines(rebuild, 'rebuild transactions');
   t.equal(copied[copied.length - 1]?.of, first!.documents, 'the total is the range’s documents');
@@ -176,15 +172,7 @@ t.test('ingest file, ranges rebuild and jobs', async (t) => {
   );
   barEnds(
     t,
-    await onTerminal(target, [
-      'ingest',
-      'ranges',
-      'rebuild',
-      '--kind',
-      'transactions',
-      '--ledger',
-      String(second!.ledger),
-    ]),
+    await onTerminal(target, rebuildArgs(second!.ledger)),
     'rebuild transactions',
     `${second!.documents}/${second!.documents} documents`,
     'documents',
