@@ -24,22 +24,23 @@ curl -fsS "$API_URL/api/v1/ping" > /dev/null || {
   exit 1
 }
 
-created="$(LOG_LEVEL=warn pnpm -s admin keys create --plan enterprise --label schemathesis)"
-key="$(printf '%s\n' "$created" | head -n 1)"
-id="$(printf '%s\n' "$created" | sed -n 's/^created \(key_[0-9a-f]*\) .*/\1/p')"
-trap 'LOG_LEVEL=warn pnpm -s admin keys revoke "$id" > /dev/null' EXIT
+# The key is printed once on stdout; it is revoked by its value when the run ends, however it ends.
+key="$(LOG_LEVEL=warn pnpm -s admin keys create --plan enterprise --label schemathesis | grep -m 1 '^xle_')"
+trap 'LOG_LEVEL=warn pnpm -s admin keys revoke "$key" > /dev/null' EXIT
 
 # positive_data_acceptance is left out: an address's checksum, a marker's signature and a SQL
 # statement's meaning are rules JSON Schema cannot state, so schema-valid inputs are rightly 400.
 # The KYC route is left out: no KYC provider is reachable offline (it answers 503 by design).
-# The rate stays under the Enterprise plan's burst (ACCESS_ENTERPRISE_PER_SECOND, 200/s).
+# The rate stays under the Enterprise plan's burst (ACCESS_ENTERPRISE_PER_SECOND, 200/s). One
+# worker: with two, CPython 3.11's ast.parse (which Hypothesis calls to describe its strategies)
+# races between threads and ends the coverage phase of an operation in a SystemError of the tool.
 "$VENV/bin/st" run "$API_URL/api/v1/openapi.json" \
   --header "X-API-Key: $key" \
   --checks all \
   --exclude-checks positive_data_acceptance \
   --exclude-path '/api/v1/account/{ACCOUNT}/walletkyc' \
   --max-examples 300 \
-  --workers 2 \
+  --workers 1 \
   --rate-limit '150/s' \
   --report junit --report-dir .data/test-output/schemathesis \
   "$@"
