@@ -26,6 +26,18 @@ export function mptIssuanceId(sequence: number, account: string): string {
 }
 
 /**
+ * The tokens of the NFTokenOffers a transaction deleted, as rippled's getNFTokenIDFromDeletedOffer
+ * lists them: sorted (hex of one length, so as the 256-bit numbers) and each once.
+ */
+function deletedOfferTokens(meta: Json): string[] {
+  const ids = nodesOf(meta, 'DeletedNode', 'NFTokenOffer')
+    .map((node) => (node.FinalFields as Json | undefined)?.NFTokenID)
+    .filter((id): id is string => typeof id === 'string')
+    .map((id) => id.toUpperCase());
+  return [...new Set(ids)].sort();
+}
+
+/**
  * The fields rippled adds to a transaction's metadata in its JSON answers, which binary metadata
  * never holds (RPC::insertDeliveredAmount, insertNFTSyntheticInJson, insertMPTokenIssuanceID), for
  * successful transactions only:
@@ -49,17 +61,13 @@ export function syntheticMetaFields(tx: Json, meta: Json, ledgerIndex: number, c
       break;
     }
     case 'NFTokenAcceptOffer': {
-      const offer = nodesOf(meta, 'DeletedNode', 'NFTokenOffer')
-        .map((node) => (node.FinalFields as Json | undefined)?.NFTokenID)
-        .find((id) => typeof id === 'string');
+      // rippled takes the first of the deleted offers' tokens, sorted (getNFTokenIDFromDeletedOffer).
+      const [offer] = deletedOfferTokens(meta);
       if (offer !== undefined) fields.nftoken_id = offer;
       break;
     }
     case 'NFTokenCancelOffer': {
-      const ids = nodesOf(meta, 'DeletedNode', 'NFTokenOffer')
-        .map((node) => (node.FinalFields as Json | undefined)?.NFTokenID)
-        .filter((id): id is string => typeof id === 'string');
-      fields.nftoken_ids = [...new Set(ids)];
+      fields.nftoken_ids = deletedOfferTokens(meta);
       break;
     }
     case 'NFTokenCreateOffer': {

@@ -125,14 +125,17 @@ function nodes(meta: Json, kind: 'CreatedNode' | 'ModifiedNode' | 'DeletedNode',
 /** rippled's NFT fields (NFTSyntheticSerializer): xrpl.js's mint rule, the offers' own entries. */
 function rippledNftFields(raw: RawTransaction): Json {
   if (raw.meta.TransactionResult !== 'tesSUCCESS') return {};
-  const deletedOfferIds = nodes(raw.meta, 'DeletedNode', 'NFTokenOffer').map((n) => n.FinalFields?.NFTokenID);
+  // rippled's getNFTokenIDFromDeletedOffer: the deleted offers' tokens, sorted, each once.
+  const deletedOfferIds = [
+    ...new Set(nodes(raw.meta, 'DeletedNode', 'NFTokenOffer').map((n) => String(n.FinalFields?.NFTokenID))),
+  ].sort();
   switch (raw.tx.TransactionType) {
     case 'NFTokenMint':
       return { nftoken_id: getNFTokenID(raw.meta as unknown as TransactionMetadata) };
     case 'NFTokenAcceptOffer':
       return { nftoken_id: deletedOfferIds[0] };
     case 'NFTokenCancelOffer':
-      return { nftoken_ids: [...new Set(deletedOfferIds)] };
+      return { nftoken_ids: deletedOfferIds };
     case 'NFTokenCreateOffer':
       return { offer_id: nodes(raw.meta, 'CreatedNode', 'NFTokenOffer')[0]?.LedgerIndex };
     default:

@@ -3,8 +3,8 @@ import type { Logger } from '../logger.js';
 
 /**
  * Progress of a long piece of work: on a terminal a bar with the count, the rate and the time
- * left; otherwise a JSON log line per update (`progress`, with `done`, `of`, `unit`, `rate`,
- * `elapsed_s` and `eta_s`), which a log shipper or a supervisor's journal keeps.
+ * left; otherwise a JSON log line per update (`progress`, with `done`, `of`, `unit`, `rate` per
+ * second in `rate_unit`, `elapsed_s` and `eta_s`), which a log shipper or a supervisor's journal keeps.
  */
 export interface Progress {
   update(done: number, fields?: Record<string, string | number>): void;
@@ -54,7 +54,7 @@ export function createProgress({
   if (stream.isTTY !== true) {
     return {
       update: (done, fields = {}) =>
-        logger.info({ label, done, of, unit, ...fields, ...measure(done, fields) }, 'progress'),
+        logger.info({ label, done, of, unit, ...fields, ...measure(done, fields), rate_unit: rateUnit }, 'progress'),
       setTotal: (next) => {
         of = next;
       },

@@ -42,6 +42,7 @@ t.test('not on a terminal: a JSON line per update with the rate and the time lef
       unit: 'ledgers',
       docs: 5000,
       rate: 25,
+      rate_unit: 'ledgers',
       elapsed_s: 10,
       eta_s: 30,
     },

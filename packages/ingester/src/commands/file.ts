@@ -57,7 +57,15 @@ export const fileCommand = defineCommand({
       const seen = new Set<number>();
       const repeated: string[] = [];
       async function* ledgers(): AsyncGenerator<LedgerInput> {
-        for await (const { file, line, ledger, verification } of readLedgerFiles(files, (e) => errors.push(e))) {
+        // A file that gives no ledger (unreadable, or one line too large) is read all the same.
+        const failed = (e: FileError): void => {
+          errors.push(e);
+          if (e.file !== lastFile) {
+            filesDone += 1;
+            lastFile = e.file;
+          }
+        };
+        for await (const { file, line, ledger, verification } of readLedgerFiles(files, failed)) {
           // Files, not ledgers: an NDJSON file holds many.
           if (file !== lastFile) {
             filesDone += 1;

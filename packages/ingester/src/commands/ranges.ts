@@ -9,6 +9,7 @@ import {
   loadConfig,
   RANGED_KINDS,
   type LayoutRecord,
+  type Progress,
   type RangedKind,
   UsageError,
 } from '@xle/core';
@@ -86,13 +87,25 @@ export const rangesRebuildCommand = defineCommand({
       const total = (await engine.listRanges(kind as RangedKind)).find(
         (r) => r.alias === engine.rangeAlias(kind as RangedKind, ledger),
       );
-      const progress = createProgress({
-        logger,
-        label: `rebuild ${kind}`,
-        total: total?.documents ?? 0,
-        unit: 'documents',
+      // Two passes over the old index, each with its bar: the copy, then after the swap the
+      // catch-up's second scan for anything written to it meanwhile.
+      const bar = (phase: 'copy' | 'catch-up'): Progress =>
+        createProgress({
+          logger,
+          label: phase === 'copy' ? `rebuild ${kind}` : `rebuild ${kind} catch-up`,
+          total: total?.documents ?? 0,
+          unit: 'documents',
+        });
+      let phase: 'copy' | 'catch-up' = 'copy';
+      let progress = bar(phase);
+      const result = await engine.rebuildRange(kind as RangedKind, ledger, (now, scanned) => {
+        if (now !== phase) {
+          progress.stop();
+          phase = now;
+          progress = bar(now);
+        }
+        progress.update(scanned);
       });
-      const result = await engine.rebuildRange(kind as RangedKind, ledger, (copied) => progress.update(copied));
       progress.stop();
       console.log(
         `${result.from} -> ${result.to}: ${result.documents} documents copied, ${result.caughtUp} written meanwhile caught up, aliases swapped, old index deleted`,

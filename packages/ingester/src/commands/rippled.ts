@@ -44,7 +44,8 @@ export async function followRippled(
       unit: 'ledgers',
       format: '{docs} docs',
     });
-    let catching = true;
+    // A first start (no checkpoint, no --from) begins at the network's tip: nothing to catch up.
+    let catching = after > 0;
     const totals = await runPipeline(rippled.live(after, signal, indexed), engine, checkpoints, {
       batchLedgers: 1,
       networkId: rippled.networkId ?? config.xrpl.networkId,

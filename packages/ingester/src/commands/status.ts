@@ -30,7 +30,13 @@ export const statusCommand = defineCommand({
           return 0;
         }
         const summary = sources.map((c) => `${c.source} (${c.ledgers} ledgers, last ${c.last_ledger})`);
-        const source = values.source ?? defaultSource(sources);
+        // rippled stays the default while it has backfill plans or workers, even with nothing indexed.
+        const rippled = new LeaseStore(engine, 'rippled');
+        const rippledBusy =
+          values.source === undefined &&
+          !sources.some((c) => c.source === 'rippled') &&
+          ((await rippled.planSummaries()).length > 0 || (await rippled.workers()).length > 0);
+        const source = values.source ?? defaultSource(sources, rippledBusy);
         const checkpoint = await new CheckpointStore(engine, source).load();
         const leases = new LeaseStore(engine, source);
         // One query per plan, whatever its size: counts of its chunk documents, not a list of its chunks.
@@ -115,8 +121,14 @@ export function describePlans(plans: readonly PlanSummary[], source: string): st
   return lines;
 }
 
-/** The source shown when none is named: rippled, unless it indexed nothing and another source did. */
-export function defaultSource(sources: readonly Pick<Checkpoint, 'source' | 'last_ledger'>[]): string {
-  if (sources.length === 0 || sources.some((c) => c.source === 'rippled')) return 'rippled';
+/**
+ * The source shown when none is named: rippled, unless it indexed nothing and has no backfill
+ * plan or worker while another source indexed something (then the one with the newest ledger).
+ */
+export function defaultSource(
+  sources: readonly Pick<Checkpoint, 'source' | 'last_ledger'>[],
+  rippledBusy = false,
+): string {
+  if (rippledBusy || sources.length === 0 || sources.some((c) => c.source === 'rippled')) return 'rippled';
   return [...sources].sort((a, b) => b.last_ledger - a.last_ledger)[0]!.source;
 }

@@ -206,7 +206,8 @@ export class IngestEngine {
   async rebuildRange(
     kind: RangedKind,
     ledgerIndex: number,
-    onProgress?: (copied: number) => void,
+    /** Documents read so far of the old index, in the copy and then in the catch-up's second scan. */
+    onProgress?: (phase: 'copy' | 'catch-up', scanned: number) => void | Promise<void>,
   ): Promise<{ from: string; to: string; documents: number; caughtUp: number }> {
     const current = await rangeIndexOf(this.client, this.naming, kind, ledgerIndex);
     if (current === undefined)
@@ -221,14 +222,15 @@ export class IngestEngine {
     );
     const copy = async (create: boolean): Promise<number> => {
       let copied = 0;
+      let scanned = 0;
       let page: WriteOp[] = [];
       const flush = async (): Promise<void> => {
         const result = await this.write(page);
         if (result.deadLetters > 0)
           throw new Error(`the rebuilt index ${next} refused ${result.deadLetters} documents`);
         copied += page.length - (create ? result.superseded.length : 0);
-        // The progress is the copy's; what the catch-up writes after the swap is in its result.
-        if (!create) onProgress?.(copied);
+        scanned += page.length;
+        await onProgress?.(create ? 'catch-up' : 'copy', scanned);
         page = [];
       };
       for await (const hit of scanIndex<Json>(this.client, current, {})) {

@@ -74,7 +74,7 @@ function addressValue(text: string): { family: 4 | 6; value: bigint } | undefine
   if (Address4.isValid(trimmed)) return { family: 4, value: new Address4(trimmed).bigInt() };
   if (!Address6.isValid(trimmed)) return undefined;
   const address = new Address6(trimmed);
-  if (address.is4()) return { family: 4, value: address.to4().bigInt() };
+  if (address.isMapped4()) return { family: 4, value: address.to4().bigInt() };
   return { family: 6, value: address.bigInt() };
 }
 

@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
   writeSync,
@@ -23,6 +24,7 @@ import { createTestIndices, listenForTest } from '@xle/test-helpers';
  */
 const target = await createTestIndices(t);
 const dir = mkdtempSync(join(tmpdir(), 'cli-mistakes-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 const base = {
   ES_INDEX_PREFIX: target.config.es.indexPrefix,
   XLE_NETWORK: target.config.network,

@@ -20,6 +20,13 @@ t.test('an iptoasn.com table: each address to the routed range that holds it', a
   t.equal(table.lookup('0.1.2.3'), undefined, 'a not-routed range answers nothing');
   t.equal(table.lookup('169.55.164.30'), undefined, 'no range');
   t.match(table.lookup('::ffff:45.56.78.201'), { asn: 'AS63949' }, 'IPv4-mapped IPv6 as IPv4');
+  t.match(table.lookup('::ffff:2d38:4ec9'), { asn: 'AS63949' }, 'the same address written in hex');
+  t.equal(
+    table.lookup('2a01:4f8::88.99.137.170'),
+    table.lookup('2a01:4f8::5863:89aa'),
+    'dotted tail of a non-mapped IPv6',
+  );
+  t.match(table.lookup('2a01:4f8::88.99.137.170'), { asn: 'AS24940' });
   t.match(table.lookup('2a01:4f8:10a:1::2'), { asn: 'AS24940' }, 'IPv6');
   t.equal(table.lookup('2a01:4f9::1'), undefined, 'IPv6 outside every range');
   t.match(table.lookup('AkU+AY9F'), undefined, 'not an address');
