@@ -62,8 +62,23 @@ export interface CliRun {
 
 /** Runs a built CLI of the repository (`packages/…/dist/src/….js`) with extra environment, to its end. */
 export function runNodeCli(script: string, args: readonly string[], env: Record<string, string>): Promise<CliRun> {
+  return runToEnd(process.execPath, [join(repoRoot, script), ...args], env, undefined);
+}
+
+/** Runs `pnpm -s <args>` from the repository, as the README's commands are run, to its end. */
+export function runPnpm(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
+  return runToEnd('pnpm', ['-s', ...args], env, repoRoot);
+}
+
+function runToEnd(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd: string | undefined,
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, script), ...args], {
+    const child = spawn(command, args, {
+      ...(cwd === undefined ? {} : { cwd }),
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -10,3 +10,4 @@ export * from './listen.js';
 export * from './synthetic.js';
 export * from './api-process.js';
 export * from './shuffle.js';
+export * from './pool.js';

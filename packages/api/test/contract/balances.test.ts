@@ -4,7 +4,7 @@ import t from 'tap';
 import { getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import { indexName } from '@xle/core';
 import { currencyHex, type Json } from '@xle/documents';
-import { readAllDocuments } from '@xle/test-helpers';
+import { pool, readAllDocuments } from '@xle/test-helpers';
 import { ACCOUNTING_COLUMNS } from '../../src/shapers/accounting.js';
 import { fixtureLedgers, getJson, loadedIndices, serve } from '../fixtures/serve.js';
 
@@ -44,15 +44,6 @@ function sums(
     .filter(([, v]) => !v.isZero())
     .map(([k, v]) => `${k} ${v.toFixed()}`)
     .sort();
-}
-
-async function pool<T>(items: readonly T[], work: (item: T) => Promise<void>, width = 4): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
 }
 
 t.test('every fixture transaction: the indexed changes add up to xrpl.getBalanceChanges', async (t) => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import t from 'tap';
 import {
   decode,
@@ -11,7 +12,7 @@ import {
   type TransactionMetadata,
 } from 'xrpl';
 import { fixturesDir } from '@xle/core';
-import { listFixtureLedgers } from '@xle/test-helpers';
+import { listFixtureLedgers, pool } from '@xle/test-helpers';
 import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
 
 /**
@@ -149,25 +150,6 @@ function ctidOf(ledgerIndex: number, transactionIndex: number, networkId = 0): s
   return value.toString(16).toUpperCase().padStart(16, '0');
 }
 
-/** Deep equality of JSON values (key order aside). */
-function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  return keysA.length === keysB.length && keysA.every((k) => same((a as Json)[k], (b as Json)[k]));
-}
-
-async function pool<T>(items: readonly T[], work: (item: T) => Promise<void>, width = 4): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
-}
-
 const served = new Map<string, Json>();
 await pool(transactions, async (raw) => {
   const hash = String(raw.tx.hash).toUpperCase();
@@ -213,9 +195,11 @@ t.test('each transaction field and the metadata as the ledger file holds them', 
     if (fields.DeliverMax !== undefined && fields.Amount === undefined) fields.Amount = fields.DeliverMax;
     const meta = answer.meta as Json;
     for (const [key, value] of Object.entries(fields))
-      if (!same(answer[key], value)) wrong.push({ where: `${where} ${key}`, served: answer[key], file: value });
+      if (!isDeepStrictEqual(answer[key], value))
+        wrong.push({ where: `${where} ${key}`, served: answer[key], file: value });
     for (const [key, value] of Object.entries(raw.meta))
-      if (!same(meta[key], value)) wrong.push({ where: `${where} meta.${key}`, served: meta[key], file: value });
+      if (!isDeepStrictEqual(meta[key], value))
+        wrong.push({ where: `${where} meta.${key}`, served: meta[key], file: value });
     if (answer.ledger_index !== raw.ledgerIndex)
       wrong.push({ where: `${where} ledger_index`, served: answer.ledger_index, file: raw.ledgerIndex });
     compared += 1;
@@ -228,7 +212,7 @@ t.test('date, ctid and the synthesized metadata as rippled writes them', async (
   const counts = { delivered: 0, unavailable: 0, recorded: 0, nft: 0, ctid: 0 };
   const wrong: { where: string; served: unknown; expected: unknown }[] = [];
   const check = (where: string, served: unknown, expected: unknown): boolean => {
-    if (same(served, expected)) return true;
+    if (isDeepStrictEqual(served, expected)) return true;
     wrong.push({ where, served, expected });
     return false;
   };
@@ -349,7 +333,7 @@ t.test('each account: its root as the newest metadata that touched it left it', 
       PreviousTxnLgrSeq: state.ledger,
     };
     for (const [field, value] of Object.entries(expected))
-      if (!same(body[field], value)) wrong.push({ account, field, served: body[field], metadata: value });
+      if (!isDeepStrictEqual(body[field], value)) wrong.push({ account, field, served: body[field], metadata: value });
   });
   t.same(wrong.slice(0, 10), [], `${wrong.length} account values differ from the metadata's newest state`);
   t.ok(accounts.length >= 400, `${accounts.length} accounts compared`);

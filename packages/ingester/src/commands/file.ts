@@ -57,20 +57,19 @@ export const fileCommand = defineCommand({
       const seen = new Set<number>();
       const repeated: string[] = [];
       async function* ledgers(): AsyncGenerator<LedgerInput> {
-        // A file that gives no ledger (unreadable, or one line too large) is read all the same.
+        // Files, not ledgers: an NDJSON file holds many. A file that gives no ledger (unreadable,
+        // or one line too large) is read all the same.
+        const reached = (file: string): void => {
+          if (file === lastFile) return;
+          filesDone += 1;
+          lastFile = file;
+        };
         const failed = (e: FileError): void => {
           errors.push(e);
-          if (e.file !== lastFile) {
-            filesDone += 1;
-            lastFile = e.file;
-          }
+          reached(e.file);
         };
         for await (const { file, line, ledger, verification } of readLedgerFiles(files, failed)) {
-          // Files, not ledgers: an NDJSON file holds many.
-          if (file !== lastFile) {
-            filesDone += 1;
-            lastFile = file;
-          }
+          reached(file);
           if (seen.has(ledger.ledger_index)) {
             repeated.push(`${where(file, line)} (ledger ${ledger.ledger_index})`);
             continue;

@@ -34,6 +34,7 @@ export const statusCommand = defineCommand({
         const rippled = new LeaseStore(engine, 'rippled');
         const rippledBusy =
           values.source === undefined &&
+          sources.length > 0 &&
           !sources.some((c) => c.source === 'rippled') &&
           ((await rippled.planSummaries()).length > 0 || (await rippled.workers()).length > 0);
         const source = values.source ?? defaultSource(sources, rippledBusy);

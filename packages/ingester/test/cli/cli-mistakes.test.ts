@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   closeSync,
   mkdirSync,
@@ -13,8 +12,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { fixturesDir, indexName, repoRoot } from '@xle/core';
-import { createTestIndices, listenForTest } from '@xle/test-helpers';
+import { fixturesDir, indexName } from '@xle/core';
+import { createTestIndices, listenForTest, runPnpm, type CliRun } from '@xle/test-helpers';
 
 /**
  * The everyday mistakes of running the service, made through the README's own commands (`pnpm …`
@@ -31,31 +30,21 @@ const base = {
   LOG_LEVEL: 'silent',
 };
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
+interface Run extends CliRun {
   ms: number;
 }
 
-function pnpm(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+async function pnpm(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
   const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn('pnpm', ['-s', ...args], { cwd: repoRoot, env: { ...process.env, ...base, ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, out, err, ms: Date.now() - started }));
-  });
+  const run = await runPnpm(args, { ...base, ...env });
+  return { ...run, ms: Date.now() - started };
 }
 
 const STACK = /\n\s+at .+\(.+:\d+:\d+\)|TypeError|RangeError|ReferenceError/;
 
 /** Exit code, the words that name the fault and the fix, and no stack trace. */
 function expect(t: Test, run: Run, code: number, ...words: (string | RegExp)[]): void {
-  const said = `${run.out}\n${run.err}`;
+  const said = `${run.stdout}\n${run.stderr}`;
   t.equal(run.code, code, `exit ${code} (${said.trim().split('\n')[0]?.slice(0, 160)})`);
   for (const word of words) t.match(said, word);
   t.notMatch(said, STACK, 'no stack trace');
@@ -186,7 +175,7 @@ t.test('honest reports: a repeated ledger, a link to nothing and a line larger t
     /files: last ledger 94084608, 2 ledgers/,
   );
   const ranges = await pnpm(['ingest', 'ranges', '--kind', 'transactions', '--json'], env);
-  const listed = (JSON.parse(ranges.out) as { ranges: { documents: number }[] }).ranges;
+  const listed = (JSON.parse(ranges.stdout) as { ranges: { documents: number }[] }).ranges;
   t.equal(
     listed.reduce((n, r) => n + r.documents, 0),
     123,

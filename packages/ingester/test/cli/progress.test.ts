@@ -10,6 +10,7 @@ import {
   listFixtureLedgers,
   readFixture,
   ReplayRippled,
+  runPnpm,
   syntheticLedgers,
   waitUntil,
   type TestIndices,
@@ -44,9 +45,8 @@ interface Run {
   out: string;
 }
 
-function environment(target: TestIndices, level: string): NodeJS.ProcessEnv {
+function environment(target: TestIndices, level: string): Record<string, string> {
   return {
-    ...process.env,
     ES_INDEX_PREFIX: target.naming.prefix,
     XLE_NETWORK: target.config.network,
     RIPPLED_URL: server.url,
@@ -56,12 +56,8 @@ function environment(target: TestIndices, level: string): NodeJS.ProcessEnv {
 
 /** `pnpm -s …` with its output on a pipe and its log lines at info: the JSON progress lines. */
 async function piped(target: TestIndices, args: readonly string[]): Promise<Run> {
-  const child = spawn('pnpm', ['-s', ...args], { cwd: repoRoot, env: environment(target, 'info') });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const { code } = await exitOf(child);
-  return { code, out };
+  const { code, stdout, stderr } = await runPnpm(args, environment(target, 'info'));
+  return { code, out: `${stdout}\n${stderr}` };
 }
 
 /** `pnpm -s …` on a 200-column pseudo-terminal; `until` ends a command that does not end by itself. */
@@ -73,7 +69,7 @@ async function onTerminal(
   const command = ['pnpm', '-s', ...args].map((word) => `'${word}'`).join(' ');
   const child = spawn('script', ['-qec', `stty cols 200; ${command}`, '/dev/null'], {
     cwd: repoRoot,
-    env: environment(target, 'warn'),
+    env: { ...process.env, ...environment(target, 'warn') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -150,13 +146,8 @@ t.test('ingest file, ranges rebuild and jobs', async (t) => {
   );
   barEnds(t, await onTerminal(target, fileArgs), 'ingest', `${files}/${files} files`, 'docs');
 
-  const ranges = JSON.parse(
-    execFileSync('pnpm', ['-s', 'ingest', 'ranges', '--kind', 'transactions', '--json'], {
-      cwd: repoRoot,
-      env: environment(target, 'silent'),
-      encoding: 'utf8',
-    }),
-  ) as { ranges: { alias: string; documents: number }[] };
+  const listed = await runPnpm(['ingest', 'ranges', '--kind', 'transactions', '--json'], environment(target, 'silent'));
+  const ranges = JSON.parse(listed.stdout) as { ranges: { alias: string; documents: number }[] };
   // A ledger each of the two largest ranges holds: the one after the first of its alias's name.
   const [first, second] = [...ranges.ranges]
     .sort((a, b) => b.documents - a.documents)
@@ -250,7 +241,10 @@ t.test('live: a bar while it catches up with the network, full at the tip', asyn
       if (ingester !== undefined) process.kill(ingester.pid, 'SIGTERM');
     };
   const piping = await createTestIndices(t);
-  const child = spawn('pnpm', ['-s', ...args], { cwd: repoRoot, env: environment(piping, 'info') });
+  const child = spawn('pnpm', ['-s', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...environment(piping, 'info') },
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
