@@ -17,13 +17,23 @@ export const DEFAULT_LOG_BUFFER_BYTES = 4 * 1024 * 1024;
 /** How long an exiting process keeps offering its last lines to a stdout nobody reads. */
 const EXIT_FLUSH_MS = 1000;
 
+/**
+ * Lines are gathered up to this many bytes, or for at most LOG_FLUSH_MS, and written in one
+ * system call: a write per line cost the API about 70 µs of CPU per request on this 2-core
+ * machine (measured A/B, tx by hash; the pipe's reader is woken once per write), most of the
+ * access log's price.
+ */
+const LOG_BATCH_BYTES = 8 * 1024;
+/** The longest a line waits in the batch before it is written. */
+export const LOG_FLUSH_MS = 100;
+
 /** One destination on fd 1 per process (per buffer size), whatever the number of loggers. */
 const stdoutDestinations = new Map<number, SonicBoom>();
 
 /**
  * Standard output that never stops the process. Lines are written on the calling thread (a write
  * to a pipe is one cheap system call, where the thread pool would cost two thread wake-ups a
- * line), and the pipe is non-blocking: while the reader does not read (a stalled log shipper, a
+ * line), several at a time (LOG_BATCH_BYTES, or after LOG_FLUSH_MS at most), and the pipe is non-blocking: while the reader does not read (a stalled log shipper, a
  * full pipe) a write answers EAGAIN at once and the lines wait in memory, offered again with the
  * next line, up to `bufferBytes`; later ones are dropped and counted, and the count is logged once
  * lines flow again. Nothing sleeps, so requests and a SIGTERM go on. At exit the lines still
@@ -48,6 +58,8 @@ function openStdout(bufferBytes: number): SonicBoom {
   const out = new (sonicBoom as unknown as new (options: SonicBoomOpts) => SonicBoom)({
     fd: 1,
     sync: true,
+    minLength: Math.min(LOG_BATCH_BYTES, Math.floor(bufferBytes / 2)),
+    periodicFlush: LOG_FLUSH_MS,
     maxLength: bufferBytes,
     retryEAGAIN: () => Date.now() < exitDeadline,
   });
@@ -117,5 +129,25 @@ export function createLogger(
         ignore: 'pid,hostname',
       }),
     );
-  return pino(options, (destination as pino.DestinationStream | undefined) ?? stdoutDestination(bufferBytes));
+  return pino(
+    options,
+    (destination as pino.DestinationStream | undefined) ?? urgentFlushed(stdoutDestination(bufferBytes)),
+  );
+}
+
+/** JSON lines of these levels (the level comes first in each line) are written at once, not batched. */
+const URGENT = ['{"level":"warn"', '{"level":"error"', '{"level":"fatal"'];
+
+/**
+ * Standard output as a logger writes it: info and debug lines in batches, a warning or an error
+ * at once, with whatever waits before it, so that the lines before a crash are not the ones lost.
+ */
+function urgentFlushed(out: SonicBoom): pino.DestinationStream & { flush: () => void } {
+  return {
+    write(line: string) {
+      out.write(line);
+      if (URGENT.some((prefix) => line.startsWith(prefix))) out.flush();
+    },
+    flush: () => out.flush(),
+  };
 }
