@@ -16,7 +16,9 @@
  *   client and compression, the answer parsed and serialised again): what the chosen stack costs
  *   before the API does anything of its own (access plans, validation, shaping, ETag, log, metrics).
  * CPU µs per request is read from /proc for each process over the same rounds (the engine's: its
- * JVMs' over the rounds, divided among the four sides); `own` is the API's minus the stack floor's.
+ * JVMs' over the rounds, divided among the five sides); `own` is the API's minus the stack floor's.
+ * A second stack floor, measured in the same rounds, gives an A/A difference: the resolution of
+ * `own` in that run (what two identical processes differ by).
  *
  * Data: the real fixture ledgers, ingested into indices of a fresh prefix (deleted at the end).
  * Each API runs in its own process (`packages/site/dist/src/server.js`, default log level), as users
@@ -172,6 +174,11 @@ const stack = await startServerProcess(
   { ES_URL: engineUrl(config) },
   profiled('stack'),
 );
+// The same stack floor twice, measured in the same rounds: what their CPU per request differs by
+// (an A/A comparison) is the resolution of `own` on this machine in this run.
+const twin = await startServerProcess(new URL('./stack-floor.js', import.meta.url).pathname, {
+  ES_URL: engineUrl(config),
+});
 const engineCpu = localPlacement(config).engineCpuSeconds;
 const directRequests = (steps: FloorStep[]): TimedRequest[] =>
   steps.map((step) => ({
@@ -191,7 +198,7 @@ console.log(
   `  ${'side'.padEnd(18)} ${'API p50'.padStart(8)} ${'API p99'.padStart(8)} ${'ES p50'.padStart(8)} ${'ES p99'.padStart(8)}  overhead (floors at the same pace: a bare proxy's; the stack's, Koa + router + engine client + compression alone)`,
 );
 console.log(
-  `  ${''.padEnd(18)} CPU µs per request (from /proc, same rounds): API, stack floor, bare proxy, engine (per side, the four sides' mean); own = API - stack floor`,
+  `  ${''.padEnd(18)} CPU µs per request (from /proc, same rounds): API, stack floor, bare proxy, engine (per side, the five sides' mean); own = API - stack floor; A/A = a second stack floor - the first (the resolution of own)`,
 );
 /** Per case, the monotonic window of its profiled measure (the Enterprise key's). */
 const windows = new Map<string, { window: [number, number]; requests: number }>();
@@ -205,19 +212,23 @@ try {
       open: (round) => ({ url: `${open.url}${c.api(round)}` }),
       proxy: (round) => ({ url: `${floor.url}${floorPath(c.direct(round))}` }),
       bare: (round) => ({ url: `${stack.url}${floorPath(c.direct(round))}` }),
+      twin: (round) => ({ url: `${twin.url}${floorPath(c.direct(round))}` }),
     });
   for (const c of cases) {
     console.log(c.name);
     for (const side of sides) {
-      const pids = { api: side.server.child.pid, stack: stack.child.pid, proxy: floor.child.pid } as Record<
-        string,
-        number
-      >;
+      const pids = {
+        api: side.server.child.pid,
+        stack: stack.child.pid,
+        twin: twin.child.pid,
+        proxy: floor.child.pid,
+      } as Record<string, number>;
       const makers = {
         engine: (round: number) => directRequests(c.direct(round)),
         ours: (round: number) => ({ url: `${side.server.url}${c.api(round)}`, init: { headers: side.headers } }),
         proxy: (round: number) => ({ url: `${floor.url}${floorPath(c.direct(round))}` }),
         bare: (round: number) => ({ url: `${stack.url}${floorPath(c.direct(round))}` }),
+        twin: (round: number) => ({ url: `${twin.url}${floorPath(c.direct(round))}` }),
       };
       // The side's servers warmed again at its pace (the previous side may have left them idle).
       await pairedLatency(Math.min(numbers.rewarm, side.requests), side.perSecond, makers);
@@ -234,14 +245,14 @@ try {
       const engineUs =
         engineBefore === undefined || engineAfter === undefined
           ? undefined
-          : ((engineAfter - engineBefore) * 1e6) / (rounds * 4);
+          : ((engineAfter - engineBefore) * 1e6) / (rounds * 5);
       const over = (l: Latency): string => `+${(l.p50 - engine.p50).toFixed(2)}`;
       const ratio = (l: Latency): string => `x${(l.p99 / engine.p99).toFixed(2)}`;
       console.log(
         `  ${side.name.padEnd(18)} ${fmt(ours)} ${fmt(engine)}  p50 ${over(ours)} ms (floors ${over(proxy)}, ${over(bare)}), p99 ${ratio(ours)} (floors ${ratio(proxy)}, ${ratio(bare)})`,
       );
       console.log(
-        `  ${''.padEnd(18)} CPU µs: API ${us(cpu('api'))}, stack ${us(cpu('stack'))}, proxy ${us(cpu('proxy'))}, engine ${engineUs === undefined ? '    ?' : us(engineUs)}; own ${us(cpu('api') - cpu('stack'))}`,
+        `  ${''.padEnd(18)} CPU µs: API ${us(cpu('api'))}, stack ${us(cpu('stack'))}, proxy ${us(cpu('proxy'))}, engine ${engineUs === undefined ? '    ?' : us(engineUs)}; own ${us(cpu('api') - cpu('stack'))}; A/A (stack twin - stack) ${us(cpu('twin') - cpu('stack'))}`,
       );
     }
   }
@@ -250,6 +261,7 @@ try {
   await open.close();
   await floor.close();
   await stack.close();
+  await twin.close();
   await drop();
 }
 if (profileDir !== undefined) {
