@@ -169,16 +169,12 @@ const cases: Case[] = [
 const floor = await startServerProcess(new URL('./forwarding-proxy.js', import.meta.url).pathname, {
   FORWARD_ENGINE: es,
 });
-const stack = await startServerProcess(
-  new URL('./stack-floor.js', import.meta.url).pathname,
-  { ES_URL: engineUrl(config) },
-  profiled('stack'),
-);
+const stackFloor = (nodeArgs: string[] = []): Promise<ApiProcess> =>
+  startServerProcess(new URL('./stack-floor.js', import.meta.url).pathname, { ES_URL: engineUrl(config) }, nodeArgs);
+const stack = await stackFloor(profiled('stack'));
 // The same stack floor twice, measured in the same rounds: what their CPU per request differs by
 // (an A/A comparison) is the resolution of `own` on this machine in this run.
-const twin = await startServerProcess(new URL('./stack-floor.js', import.meta.url).pathname, {
-  ES_URL: engineUrl(config),
-});
+const twin = await stackFloor();
 const engineCpu = localPlacement(config).engineCpuSeconds;
 const directRequests = (steps: FloorStep[]): TimedRequest[] =>
   steps.map((step) => ({
@@ -245,7 +241,7 @@ try {
       const engineUs =
         engineBefore === undefined || engineAfter === undefined
           ? undefined
-          : ((engineAfter - engineBefore) * 1e6) / (rounds * 5);
+          : ((engineAfter - engineBefore) * 1e6) / (rounds * Object.keys(makers).length);
       const over = (l: Latency): string => `+${(l.p50 - engine.p50).toFixed(2)}`;
       const ratio = (l: Latency): string => `x${(l.p99 / engine.p99).toFixed(2)}`;
       console.log(
