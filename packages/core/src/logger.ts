@@ -27,8 +27,14 @@ const LOG_BATCH_BYTES = 8 * 1024;
 /** The longest a line waits in the batch before it is written. */
 const LOG_FLUSH_MS = 100;
 
+/** Standard output as the loggers of a process share it: lines, and a flush of what waits. */
+interface LineSink {
+  write(line: string): void;
+  flush(): void;
+}
+
 /** One destination on fd 1 per process (per buffer size), whatever the number of loggers. */
-const stdoutDestinations = new Map<number, SonicBoom>();
+const stdoutDestinations = new Map<number, LineSink>();
 
 /**
  * Standard output that never stops the process. Lines are written on the calling thread (a write
@@ -40,7 +46,7 @@ const stdoutDestinations = new Map<number, SonicBoom>();
  * lines flow again. Nothing sleeps, so requests and a SIGTERM go on. At exit the lines still
  * waiting are written if the reader takes them within EXIT_FLUSH_MS, and dropped otherwise.
  */
-function stdoutDestination(bufferBytes: number): SonicBoom {
+function stdoutDestination(bufferBytes: number): LineSink {
   let out = stdoutDestinations.get(bufferBytes);
   if (out === undefined) {
     out = openStdout(bufferBytes);
@@ -49,7 +55,7 @@ function stdoutDestination(bufferBytes: number): SonicBoom {
   return out;
 }
 
-function openStdout(bufferBytes: number): SonicBoom {
+function openStdout(bufferBytes: number): LineSink {
   // Node's own stdout handle makes a pipe on fd 1 non-blocking: a full pipe then answers EAGAIN
   // instead of holding the thread in write(2).
   void process.stdout;
@@ -60,7 +66,6 @@ function openStdout(bufferBytes: number): SonicBoom {
     fd: 1,
     sync: true,
     minLength: Math.min(LOG_BATCH_BYTES, Math.floor(bufferBytes / 2)),
-    periodicFlush: LOG_FLUSH_MS,
     maxLength: bufferBytes,
     retryEAGAIN: () => Date.now() < exitDeadline,
   });
@@ -75,11 +80,13 @@ function openStdout(bufferBytes: number): SonicBoom {
     const lines = dropped;
     dropped = 0;
     // After the write that just ended is accounted for, not inside its bookkeeping.
-    queueMicrotask(() =>
+    queueMicrotask(() => {
       out.write(
         `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), pid: process.pid, dropped: lines, msg: 'log lines dropped: stdout was not read' })}\n`,
-      ),
-    );
+      );
+      // A warning: written at once, as the loggers' own are.
+      out.flush();
+    });
   });
   // EAGAIN: the lines wait for the next write. EPIPE, a reader that went away: they are lost, and
   // the process goes on without it.
@@ -92,7 +99,24 @@ function openStdout(bufferBytes: number): SonicBoom {
       // The reader did not take them in time: they are dropped, the exit goes on.
     }
   });
-  return out;
+  // The batch is written LOG_FLUSH_MS after the first line that waits in it, by a timer armed
+  // only then: sonic-boom's periodicFlush would wake an idle process ten times a second for
+  // nothing.
+  let flushing: NodeJS.Timeout | undefined;
+  const flushLater = (): void => {
+    flushing = undefined;
+    out.flush();
+  };
+  return {
+    write(line: string) {
+      out.write(line);
+      if (flushing === undefined) {
+        flushing = setTimeout(flushLater, LOG_FLUSH_MS);
+        flushing.unref();
+      }
+    },
+    flush: () => out.flush(),
+  };
 }
 
 /**
@@ -143,7 +167,7 @@ const URGENT = ['{"level":"warn"', '{"level":"error"', '{"level":"fatal"'];
  * Standard output as a logger writes it: info and debug lines in batches, a warning or an error
  * at once, with whatever waits before it, so that the lines before a crash are not the ones lost.
  */
-function urgentFlushed(out: SonicBoom): pino.DestinationStream & { flush: () => void } {
+function urgentFlushed(out: LineSink): pino.DestinationStream & { flush: () => void } {
   return {
     write(line: string) {
       out.write(line);

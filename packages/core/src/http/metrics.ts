@@ -8,6 +8,15 @@ export const METRICS_PATH = '/metrics';
 /** How old the last reading of an engine-read gauge may be before a scrape starts the next one. */
 const GAUGE_READ_MS = 5000;
 
+/**
+ * How often the event loop's delay is sampled (prom-client's default is every 10 ms). Each sample
+ * is a timer that wakes the process: at 10 ms an idle API spent about 6.5 ms of CPU a second on
+ * them (7.7 against 1.2 without; 1.9 at 100 ms), which a request at a sparse pace paid for (180 µs
+ * each at 36 requests a second). A stall of 100 ms or more is still always seen, and shorter ones
+ * in proportion to their length.
+ */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -39,7 +48,11 @@ export class ServerMetrics {
   readonly quotaRefusals: Counter<'plan' | 'window'>;
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'xle_' });
+    collectDefaultMetrics({
+      register: this.registry,
+      prefix: 'xle_',
+      eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
+    });
     const registers = [this.registry];
     const counter = <L extends string>(name: string, help: string, labelNames: L[]): Counter<L> =>
       new Counter({ name, help, labelNames, registers });
