@@ -27,6 +27,9 @@ const LOG_BATCH_BYTES = 8 * 1024;
 /** The longest a line waits in the batch before it is written. */
 const LOG_FLUSH_MS = 100;
 
+/** JSON lines of these levels (the level comes first in each line) are written at once, not batched. */
+const URGENT = ['{"level":"warn"', '{"level":"error"', '{"level":"fatal"'];
+
 /** Standard output as the loggers of a process share it: lines, and a flush of what waits. */
 interface LineSink {
   write(line: string): void;
@@ -69,6 +72,26 @@ function openStdout(bufferBytes: number): LineSink {
     maxLength: bufferBytes,
     retryEAGAIN: () => Date.now() < exitDeadline,
   });
+  // Info and debug lines in batches: a batch is written LOG_FLUSH_MS after the first line that
+  // waits in it, by a timer armed only then (sonic-boom's periodicFlush would wake an idle process
+  // ten times a second for nothing). A warning or an error is written at once, with whatever waits
+  // before it, so that the lines before a crash are not the ones lost.
+  let flushing: NodeJS.Timeout | undefined;
+  const flushLater = (): void => {
+    flushing = undefined;
+    out.flush();
+  };
+  const sink: LineSink = {
+    write(line: string) {
+      out.write(line);
+      if (URGENT.some((prefix) => line.startsWith(prefix))) out.flush();
+      else if (flushing === undefined) {
+        flushing = setTimeout(flushLater, LOG_FLUSH_MS);
+        flushing.unref();
+      }
+    },
+    flush: () => out.flush(),
+  };
   let dropped = 0;
   out.on('drop', () => {
     dropped += 1;
@@ -80,13 +103,11 @@ function openStdout(bufferBytes: number): LineSink {
     const lines = dropped;
     dropped = 0;
     // After the write that just ended is accounted for, not inside its bookkeeping.
-    queueMicrotask(() => {
-      out.write(
+    queueMicrotask(() =>
+      sink.write(
         `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), pid: process.pid, dropped: lines, msg: 'log lines dropped: stdout was not read' })}\n`,
-      );
-      // A warning: written at once, as the loggers' own are.
-      out.flush();
-    });
+      ),
+    );
   });
   // EAGAIN: the lines wait for the next write. EPIPE, a reader that went away: they are lost, and
   // the process goes on without it.
@@ -99,24 +120,7 @@ function openStdout(bufferBytes: number): LineSink {
       // The reader did not take them in time: they are dropped, the exit goes on.
     }
   });
-  // The batch is written LOG_FLUSH_MS after the first line that waits in it, by a timer armed
-  // only then: sonic-boom's periodicFlush would wake an idle process ten times a second for
-  // nothing.
-  let flushing: NodeJS.Timeout | undefined;
-  const flushLater = (): void => {
-    flushing = undefined;
-    out.flush();
-  };
-  return {
-    write(line: string) {
-      out.write(line);
-      if (flushing === undefined) {
-        flushing = setTimeout(flushLater, LOG_FLUSH_MS);
-        flushing.unref();
-      }
-    },
-    flush: () => out.flush(),
-  };
+  return sink;
 }
 
 /**
@@ -154,25 +158,5 @@ export function createLogger(
         ignore: 'pid,hostname',
       }),
     );
-  return pino(
-    options,
-    (destination as pino.DestinationStream | undefined) ?? urgentFlushed(stdoutDestination(bufferBytes)),
-  );
-}
-
-/** JSON lines of these levels (the level comes first in each line) are written at once, not batched. */
-const URGENT = ['{"level":"warn"', '{"level":"error"', '{"level":"fatal"'];
-
-/**
- * Standard output as a logger writes it: info and debug lines in batches, a warning or an error
- * at once, with whatever waits before it, so that the lines before a crash are not the ones lost.
- */
-function urgentFlushed(out: LineSink): pino.DestinationStream & { flush: () => void } {
-  return {
-    write(line: string) {
-      out.write(line);
-      if (URGENT.some((prefix) => line.startsWith(prefix))) out.flush();
-    },
-    flush: () => out.flush(),
-  };
+  return pino(options, (destination as pino.DestinationStream | undefined) ?? stdoutDestination(bufferBytes));
 }

@@ -11,9 +11,10 @@ const GAUGE_READ_MS = 5000;
 /**
  * How often the event loop's delay is sampled (prom-client's default is every 10 ms). Each sample
  * is a timer that wakes the process: at 10 ms an idle API spent about 6.5 ms of CPU a second on
- * them (7.7 against 1.2 without; 1.9 at 100 ms), which a request at a sparse pace paid for (180 µs
- * each at 36 requests a second). A stall of 100 ms or more is still always seen, and shorter ones
- * in proportion to their length.
+ * them (7.7 against 1.2 without; 1.9 at 100 ms), which requests at a sparse pace paid for (in
+ * bench:api, with the log's periodic flush also gone, the API's own CPU for tx by hash at ~1.8
+ * requests a second went from 5,682 to 2,409 µs). A stall of 100 ms or more is still always seen,
+ * and shorter ones in proportion to their length.
  */
 const EVENT_LOOP_SAMPLE_MS = 100;
 
