@@ -22,7 +22,8 @@ import { asRippledJson, type Json, type LedgerInput } from '@xle/documents';
  * - ledger objects: an AccountRoot's id is the real keylet of its (new) account, and its
  *   `PreviousTxnID`/`PreviousTxnLgrSeq` name the transaction that touched it before; any other
  *   object gets an id derived from its template id and the accounts it holds, so the same trust
- *   line or offer touched twice keeps one id;
+ *   line or offer touched twice keeps one id (with `objectSlots`, one of that many ids per
+ *   template object, so the state levels off);
  * - accounts: drawn from a pool with a Zipf skew (a few accounts send most transactions, most send
  *   few), one heavy account (an exchange's hot wallet) sending `heavyShare` of all transactions,
  *   a brand-new account wherever the template created one, and accounts created earlier coming
@@ -63,6 +64,16 @@ export interface SyntheticOptions {
    * in many range indices without generating every ledger between them spaces them wider.
    */
   ledgerStride?: number;
+  /**
+   * Ids each template's ledger object (any but an AccountRoot) may take (default: no bound, one per
+   * set of accounts it holds). Unbounded, every new holder makes a new object that no later
+   * transaction deletes, so the ledger state grows with the history; mainnet's does not (offers
+   * are consumed, lines and directories reused). Bounded, the holders' set is hashed to one of
+   * this many ids: a later transaction on the same id replaces the object, and the state levels
+   * off at about (template objects × objectSlots) entries, as a benchmark of history's growth
+   * wants it to.
+   */
+  objectSlots?: number;
 }
 
 const ADDRESS = /"(r[1-9A-HJ-NP-Za-km-z]{24,34})"/g;
@@ -270,6 +281,12 @@ function uniqueHash(tx: Json, seen: Set<string>): string {
   }
 }
 
+/** The holders' key itself, or with `slots` finite, one of that many slots it hashes to. */
+function slotOf(held: string, slots: number): string {
+  if (!Number.isFinite(slots)) return held;
+  return String(createHash('sha256').update(held).digest().readUInt32LE(0) % slots);
+}
+
 export interface SyntheticLedgerSet extends Iterable<LedgerInput> {
   /** The heavy account's address. */
   readonly heavyAccount: string;
@@ -290,6 +307,7 @@ export function syntheticLedgers(templates: readonly LedgerInput[], options: Syn
     hashed: true,
     closeSeconds: 4,
     ledgerStride: 1,
+    objectSlots: Number.POSITIVE_INFINITY,
     ...options,
   };
   // Written as a current rippled writes JSON (asRippledJson), as the source gives every ledger it
@@ -370,10 +388,11 @@ export function syntheticLedgers(templates: readonly LedgerInput[], options: Syn
             walkStrings(fields, (_, s) => {
               if (rankOf.has(s)) holders.push(s);
             });
+            const held = [...new Set(holders)].sort().join(',');
             id =
               holders.length === 0
                 ? (inner.LedgerIndex as string)
-                : hex(sha512Half(`object:${inner.LedgerIndex as string}:${[...new Set(holders)].sort().join(',')}`));
+                : hex(sha512Half(`object:${inner.LedgerIndex as string}:${slotOf(held, settings.objectSlots)}`));
           }
           inner.LedgerIndex = id;
           if ('PreviousTxnID' in inner) {
