@@ -10,7 +10,7 @@ import { listFixtureLedgers, readFixture, syntheticLedgers } from '@xle/test-hel
 const templates: LedgerInput[] = listFixtureLedgers().map((file) => normalizeLedger(readFixture<Json>(file)));
 const MARKS = [25_000, 50_000, 100_000];
 
-/** Live entries other than AccountRoots after each mark, and every id seen for each template id. */
+/** Live entries other than AccountRoots after each of MARKS transactions. */
 function liveState(objectSlots?: number): number[] {
   const live = new Set<string>();
   const sizes: number[] = [];
