@@ -40,3 +40,13 @@ export const AMOUNT_FIELDS: readonly string[] = [
   'TakerGets',
   'TakerPays',
 ];
+
+const AMOUNT_FIELD_SET: ReadonlySet<string> = new Set(AMOUNT_FIELDS);
+
+/**
+ * Whether a property name is an amount-like field. A set lookup per property of an object costs
+ * less than looking each of the ~40 names up in every entry and transaction (most are absent).
+ */
+export function isAmountField(name: string): boolean {
+  return AMOUNT_FIELD_SET.has(name);
+}

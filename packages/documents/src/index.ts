@@ -10,7 +10,7 @@ export {
   rawAmount,
   xrpStringToDrops,
 } from './amount.js';
-export { AMOUNT_FIELDS } from './amount-fields.js';
+export { AMOUNT_FIELDS, isAmountField } from './amount-fields.js';
 export { AUCTION_INTERVALS, auctionTimeInterval } from './amm.js';
 export {
   BALANCE_CHANGE_KINDS,

@@ -31,18 +31,32 @@ export interface NftIdentity {
   TransferFee: number;
 }
 
-/** Decodes a 64-hex NFToken id (pure; the taxon is unscrambled as XLS-20 says). */
-export function nftIdentity(nftId: string): NftIdentity {
+/**
+ * Identities decoded recently. Every change of an NFTokenPage names all the tokens on it (up to
+ * 32), so the same ids come back page change after page change while a collection is minted or
+ * traded, and decoding one encodes its issuer's address (two SHA-256 and base58) and unscrambles
+ * its taxon with big numbers.
+ */
+const identities = new Map<string, Readonly<NftIdentity>>();
+const IDENTITIES_KEPT = 20_000;
+
+/** Decodes a 64-hex NFToken id (pure, memoised; the taxon is unscrambled as XLS-20 says). */
+export function nftIdentity(nftId: string): Readonly<NftIdentity> {
   const id = nftId.toUpperCase();
+  let identity = identities.get(id);
+  if (identity !== undefined) return identity;
   const parsed = parseNFTokenID(id);
-  return {
+  identity = Object.freeze({
     NFTokenID: id,
     Issuer: parsed.Issuer,
     NFTokenTaxon: parsed.Taxon,
     nft_serial: parsed.Sequence,
     Flags: parsed.Flags,
     TransferFee: parsed.TransferFee,
-  };
+  });
+  if (identities.size >= IDENTITIES_KEPT) identities.delete(identities.keys().next().value as string);
+  identities.set(id, identity);
+  return identity;
 }
 
 /** The nfts-index document of one NFToken: who holds it now (its last owner once burned) and its URI. */

@@ -1,5 +1,5 @@
 import { dropsToXrpString, normalizeAmount, rawAmount, type AmountDoc } from './amount.js';
-import { AMOUNT_FIELDS } from './amount-fields.js';
+import { isAmountField } from './amount-fields.js';
 import { trustLineFields } from './tokens.js';
 import { addDecodedTwins } from './twins.js';
 import { isRecord, type Json } from './json.js';
@@ -57,8 +57,8 @@ export function entryFields(entry: Json): Json {
 
 /** entryFields on an object this module just built and owns (saves a copy per entry). */
 function normalizeEntryInPlace(fields: Json): Json {
-  for (const name of AMOUNT_FIELDS) {
-    if (fields[name] === undefined) continue;
+  for (const name of Object.keys(fields)) {
+    if (!isAmountField(name) || fields[name] === undefined) continue;
     const normalized = normalizeAmount(fields[name]);
     if (normalized === undefined) delete fields[name];
     else fields[name] = normalized;
@@ -77,9 +77,7 @@ export function rawEntry(doc: Json): Json {
   for (const [key, value] of Object.entries(doc)) {
     if (key.startsWith('_') || DERIVED_KEYS.has(key)) continue;
     entry[key] =
-      AMOUNT_FIELDS.includes(key) && isRecord(value) && 'native' in value
-        ? rawAmount(value as unknown as AmountDoc)
-        : value;
+      isAmountField(key) && isRecord(value) && 'native' in value ? rawAmount(value as unknown as AmountDoc) : value;
   }
   return entry;
 }

@@ -1,6 +1,6 @@
 import { normalizeAmount, dropsToXrpString } from './amount.js';
 import { syntheticMetaFields } from './synthetic-meta.js';
-import { AMOUNT_FIELDS } from './amount-fields.js';
+import { isAmountField } from './amount-fields.js';
 import { encodeCtid } from './ctid.js';
 import { nftsTouched } from './nft.js';
 import { decodeHexText } from './hex.js';
@@ -56,8 +56,8 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
     if (doc.DeliverMax === undefined && doc.Amount !== undefined) doc.DeliverMax = doc.Amount;
     if (doc.Amount === undefined && doc.DeliverMax !== undefined) doc.Amount = doc.DeliverMax;
   }
-  for (const field of AMOUNT_FIELDS) {
-    if (doc[field] === undefined) continue;
+  for (const field of Object.keys(doc)) {
+    if (!isAmountField(field) || doc[field] === undefined) continue;
     const normalised = normalizeAmount(doc[field]);
     if (normalised === undefined)
       throw new TypeError(`${hash}: ${field} is not an amount: ${JSON.stringify(doc[field])}`);
@@ -146,10 +146,12 @@ const ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
 export function affectedAccounts(doc: Json, meta: Json): string[] {
   const found = new Set<string>();
   const add = (value: unknown): void => {
-    if (typeof value === 'string' && ADDRESS.test(value)) found.add(value);
+    // The same accounts recur across a transaction's nodes: test each address once.
+    if (typeof value === 'string' && !found.has(value) && ADDRESS.test(value)) found.add(value);
   };
   for (const field of TX_ACCOUNT_FIELDS) add(doc[field]);
-  for (const field of AMOUNT_FIELDS) if (isRecord(doc[field])) add((doc[field] as Json).issuer);
+  for (const field of Object.keys(doc))
+    if (isAmountField(field) && isRecord(doc[field])) add((doc[field] as Json).issuer);
   for (const node of Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as unknown[]) : []) {
     if (!isRecord(node)) continue;
     for (const inner of Object.values(node)) {

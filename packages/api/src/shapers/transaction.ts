@@ -1,5 +1,5 @@
 import { deriveAddress } from 'xrpl';
-import { AMOUNT_FIELDS, rawAmount, type AmountDoc, type Json } from '@xle/documents';
+import { isAmountField, rawAmount, type AmountDoc, type Json } from '@xle/documents';
 import { labelOf, type Labels } from './labels.js';
 
 /** What shaping transactions needs besides their documents (see enrich/transactions.ts). */
@@ -49,7 +49,7 @@ export function shapeTransaction(
   const out: Json = {};
   for (const [key, value] of Object.entries(doc)) {
     if (key.startsWith('_') || key === 'meta' || key === 'date') continue;
-    out[key] = AMOUNT_FIELDS.includes(key) && isAmountDoc(value) ? rawAmount(value) : value;
+    out[key] = isAmountField(key) && isAmountDoc(value) ? rawAmount(value) : value;
   }
   if (Array.isArray(doc.Memos)) {
     out.Memos = (doc.Memos as Json[]).map((entry) => {

@@ -59,6 +59,14 @@ t.test('an NFToken id decodes to what XLS-20 packs in it', async (t) => {
     TransferFee: 10000,
   });
   t.equal(taxon, 1);
+  // Memoised: the id again, in either case, is the same decoded identity, which no caller can change.
+  const again = nftIdentity(id);
+  t.equal(again, nftIdentity(id.toLowerCase()));
+  t.same(again, nftIdentity(id.toLowerCase()));
+  t.throws(() => {
+    (again as { Issuer: string }).Issuer = 'rSomeoneElse';
+  }, TypeError);
+  t.equal(nftIdentity(id).Issuer, encodeAccountID(Buffer.from(id.slice(8, 48), 'hex')));
 });
 
 t.test('a mint that splits its page changes only the minted token', async (t) => {
