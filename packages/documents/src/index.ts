@@ -11,6 +11,7 @@ export {
   xrpStringToDrops,
 } from './amount.js';
 export { AMOUNT_FIELDS, isAmountField } from './amount-fields.js';
+export { boundedMemo } from './memo.js';
 export { AUCTION_INTERVALS, auctionTimeInterval } from './amm.js';
 export {
   BALANCE_CHANGE_KINDS,

@@ -1,5 +1,6 @@
 import { encodeAccountID, parseNFTokenID } from 'xrpl';
 import { isRecord, type Json } from './json.js';
+import { boundedMemo } from './memo.js';
 import { changeVersion } from './state.js';
 
 /** NFToken flags (XLS-20), by bit. */
@@ -37,16 +38,9 @@ export interface NftIdentity {
  * traded, and decoding one encodes its issuer's address (two SHA-256 and base58) and unscrambles
  * its taxon with big numbers.
  */
-const identities = new Map<string, Readonly<NftIdentity>>();
-const IDENTITIES_KEPT = 20_000;
-
-/** Decodes a 64-hex NFToken id (pure, memoised; the taxon is unscrambled as XLS-20 says). */
-export function nftIdentity(nftId: string): Readonly<NftIdentity> {
-  const id = nftId.toUpperCase();
-  let identity = identities.get(id);
-  if (identity !== undefined) return identity;
+const decodeIdentity = boundedMemo(20_000, (id): Readonly<NftIdentity> => {
   const parsed = parseNFTokenID(id);
-  identity = Object.freeze({
+  return Object.freeze({
     NFTokenID: id,
     Issuer: parsed.Issuer,
     NFTokenTaxon: parsed.Taxon,
@@ -54,9 +48,11 @@ export function nftIdentity(nftId: string): Readonly<NftIdentity> {
     Flags: parsed.Flags,
     TransferFee: parsed.TransferFee,
   });
-  if (identities.size >= IDENTITIES_KEPT) identities.delete(identities.keys().next().value as string);
-  identities.set(id, identity);
-  return identity;
+});
+
+/** Decodes a 64-hex NFToken id (pure, memoised; the taxon is unscrambled as XLS-20 says). */
+export function nftIdentity(nftId: string): Readonly<NftIdentity> {
+  return decodeIdentity(nftId.toUpperCase());
 }
 
 /** The nfts-index document of one NFToken: who holds it now (its last owner once burned) and its URI. */

@@ -1,5 +1,5 @@
 import { deriveAddress } from 'xrpl';
-import { isAmountField, rawAmount, type AmountDoc, type Json } from '@xle/documents';
+import { boundedMemo, isAmountField, rawAmount, type AmountDoc, type Json } from '@xle/documents';
 import { labelOf, type Labels } from './labels.js';
 
 /** What shaping transactions needs besides their documents (see enrich/transactions.ts). */
@@ -9,23 +9,17 @@ export interface TransactionContext {
   amendmentNames: ReadonlyMap<string, string>;
 }
 
-/** Signing keys seen recently and their accounts: deriving one hashes twice and base58-encodes. */
-const signerAccounts = new Map<string, string | null>();
-const SIGNER_ACCOUNTS_KEPT = 10_000;
-
-/** The account of a signing public key, null when it is not a valid key (memoised: pure). */
-function signerAccount(publicKey: string): string | null {
-  let account = signerAccounts.get(publicKey);
-  if (account !== undefined) return account;
+/**
+ * The account of a signing public key, null when it is not a valid key (memoised for the signing
+ * keys seen recently: deriving one hashes twice and base58-encodes).
+ */
+const signerAccount = boundedMemo(10_000, (publicKey): string | null => {
   try {
-    account = deriveAddress(publicKey);
+    return deriveAddress(publicKey);
   } catch {
-    account = null;
+    return null;
   }
-  if (signerAccounts.size >= SIGNER_ACCOUNTS_KEPT) signerAccounts.delete(signerAccounts.keys().next().value as string);
-  signerAccounts.set(publicKey, account);
-  return account;
-}
+});
 
 function isAmountDoc(value: unknown): value is AmountDoc {
   return typeof value === 'object' && value !== null && 'native' in value && '_currency' in value;

@@ -38,17 +38,12 @@ export class BatchSink {
   async write(batch: readonly WriteOp[], options?: WriteOptions): Promise<WriteResult> {
     // Ledger state at or below the history watermark is indexed already, newer (watermark.ts).
     const { kept, skipped } = belowWatermark(batch, await this.watermark.current(), this.stateIndices);
+    const history: WriteOp[] = [];
+    const state: WriteOp[] = [];
+    for (const op of kept) (this.isHistory(op) ? history : state).push(op);
     const [historyResult, stateResult] = await Promise.allSettled([
-      this.send(
-        kept.filter((op) => this.isHistory(op)),
-        options,
-      ),
-      this.writeState(
-        batch,
-        kept.filter((op) => !this.isHistory(op)),
-        skipped,
-        options,
-      ),
+      this.send(history, options),
+      this.writeState(batch, state, skipped, options),
     ]);
     if (stateResult.status === 'rejected') throw stateResult.reason;
     if (historyResult.status === 'rejected') throw historyResult.reason;
@@ -60,7 +55,7 @@ export class BatchSink {
     };
   }
 
-  /** Writes some documents; none is no request. */
+  /** Writes some documents; none is no call to the engine. */
   private async send(ops: readonly WriteOp[], options: WriteOptions | undefined): Promise<WriteResult> {
     if (ops.length === 0) return { documents: 0, superseded: [], deadLetters: 0 };
     return this.engine.write(ops, options);

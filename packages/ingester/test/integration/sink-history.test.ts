@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createLogger } from '@xle/core';
 import { changeVersion } from '@xle/documents';
 import { createTestIndices, readAllDocuments } from '@xle/test-helpers';
@@ -30,31 +30,27 @@ function batch(engine: IngestEngine): WriteOp[] {
   ];
 }
 
-/** Every write the engine is asked for, with when it started and ended (ms since `t0`) and its indices. */
+/** Fresh indices, their engine, the batch above and a sink (the transactions' range created). */
+async function setUp(t: Test) {
+  const target = await createTestIndices(t);
+  const engine = new IngestEngine(target.client, target.naming, logger);
+  await engine.ensureRangesBetween(['transactions'], LEDGER, LEDGER);
+  return { target, engine, ops: batch(engine), sink: new BatchSink(engine) };
+}
+
+/** Every write the engine is asked for: its indices, and when it started (ms since `t0`). */
 function recordWrites(engine: IngestEngine, t0: number) {
-  const writes: { kinds: string[]; started: number; ended?: number }[] = [];
+  const writes: { kinds: string[]; started: number }[] = [];
   const write = engine.write.bind(engine);
   engine.write = async (ops, options) => {
-    const entry: { kinds: string[]; started: number; ended?: number } = {
-      kinds: [...new Set(ops.map((op) => op.index))],
-      started: performance.now() - t0,
-    };
-    writes.push(entry);
-    try {
-      return await write(ops, options);
-    } finally {
-      entry.ended = performance.now() - t0;
-    }
+    writes.push({ kinds: [...new Set(ops.map((op) => op.index))], started: performance.now() - t0 });
+    return write(ops, options);
   };
   return writes;
 }
 
 t.test('history documents are written while the ledger state waits for its guards', async (t) => {
-  const target = await createTestIndices(t);
-  const engine = new IngestEngine(target.client, target.naming, logger);
-  const ops = batch(engine);
-  await engine.ensureRangesBetween(['transactions'], LEDGER, LEDGER);
-  const sink = new BatchSink(engine);
+  const { target, engine, ops, sink } = await setUp(t);
   const read = engine.mgetVersioned.bind(engine);
   engine.mgetVersioned = async (docs) => {
     await new Promise((resolve) => setTimeout(resolve, GUARD_READ_MS));
@@ -82,11 +78,7 @@ t.test('history documents are written while the ledger state waits for its guard
 });
 
 t.test('a failed state write comes back only once the history write beside it has settled', async (t) => {
-  const target = await createTestIndices(t);
-  const engine = new IngestEngine(target.client, target.naming, logger);
-  const ops = batch(engine);
-  await engine.ensureRangesBetween(['transactions'], LEDGER, LEDGER);
-  const sink = new BatchSink(engine);
+  const { engine, ops, sink } = await setUp(t);
   let historySettled = false;
   const write = engine.write.bind(engine);
   engine.write = async (written, options) => {
