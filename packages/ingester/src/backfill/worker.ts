@@ -46,6 +46,7 @@ export interface BackfillWorkerOptions {
   since?: number;
   /** Ledgers in a row the source may fail before the worker takes it for down and fails (default 10). */
   maxConsecutiveGaps?: number;
+  /** Ledgers a batch holds at most (default: the pipeline's, DEFAULT_BATCH_LEDGERS). */
   batchLedgers?: number;
   /** How long to wait before looking again when every unfinished chunk is leased by others. */
   pollMs?: number;
@@ -228,7 +229,7 @@ async function workChunk(
         options.logger.warn({ worker: options.owner, ledger, reason }, 'ledger left as a gap of its chunk');
       });
       const result = await runPipeline(source, options.engine, checkpoints, {
-        batchLedgers: options.batchLedgers ?? 20,
+        ...(options.batchLedgers === undefined ? {} : { batchLedgers: options.batchLedgers }),
         networkId: typeof options.networkId === 'number' ? options.networkId : options.networkId(),
         onBatch: async (t, batch) => {
           const indices = batch.map((l) => l.ledger_index);

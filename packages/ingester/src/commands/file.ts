@@ -2,7 +2,7 @@ import { relative, resolve } from 'node:path';
 import { createProgress, defineCommand, integerOption, UsageError } from '@xle/core';
 import type { LedgerInput } from '@xle/documents';
 import { CheckpointStore } from '../pipeline/checkpoint.js';
-import { LEDGER_KINDS, runPipeline, type IngestTotals } from '../pipeline/run.js';
+import { DEFAULT_BATCH_LEDGERS, LEDGER_KINDS, runPipeline, type IngestTotals } from '../pipeline/run.js';
 import { listLedgerFiles, readLedgerFiles, type FileError } from '../sources/files.js';
 import { withIngestEngine } from './context.js';
 
@@ -28,7 +28,10 @@ export const fileCommand = defineCommand({
   },
   positionals: { min: 1, max: 1 },
   run: async ({ values, positionals: [path = ''] }) => {
-    const batchLedgers = integerOption(values['batch-ledgers'], 'batch-ledgers', { min: 1, default: 50 });
+    const batchLedgers = integerOption(values['batch-ledgers'], 'batch-ledgers', {
+      min: 1,
+      default: DEFAULT_BATCH_LEDGERS,
+    });
     const accepted = ledgerList(values['accept-refused']);
     const root = resolve(path);
     const skipped: string[] = [];

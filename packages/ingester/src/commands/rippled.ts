@@ -91,6 +91,8 @@ export interface BackfillOptions {
   /** Ledgers fetched in parallel by each worker. */
   concurrency: number;
   chunkLedgers: number;
+  /** Ledgers a batch holds at most (a batch closes at 2,000 transactions before). */
+  batchLedgers: number;
   leaseMs: number;
   /** Names this process's workers (`<name>-1`, ...); default host and process id. */
   name: string;
@@ -145,6 +147,7 @@ export async function backfillFromRippled(
           owner,
           range: options.range,
           chunkLedgers: options.chunkLedgers,
+          batchLedgers: options.batchLedgers,
           leaseMs: options.leaseMs,
           ledgers: (from, to) => rippled.backfill(from, to),
           networkId: () => rippled.networkId ?? config.xrpl.networkId,

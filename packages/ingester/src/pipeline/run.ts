@@ -138,7 +138,14 @@ export async function* ledgerBatches(
 const WRITE_WINDOW = 2;
 const RECORD_BACKLOG = 4;
 const SLOW_START = 8;
-export const DEFAULT_BATCH_LEDGERS = 50;
+/**
+ * A batch is sized by its transactions; the ledger bound only caps the ledgers of a sparse stretch
+ * (mainnet's early years have a few transactions a ledger, some none). At 50 ledgers, ledgers of 5
+ * transactions made batches of 250: per transaction, 4x the bulk requests and round trips of a
+ * full batch, and fewer of a batch's state writes folded into one (`bench:scale`: 357 tx/s, 56 %
+ * of raw `_bulk` split; at 1,000 ledgers, 917 tx/s and 85 %).
+ */
+export const DEFAULT_BATCH_LEDGERS = 1000;
 export const DEFAULT_BATCH_TRANSACTIONS = 2000;
 
 export async function runPipeline(

@@ -184,7 +184,19 @@ t.test('ingest file, ranges rebuild and jobs', async (t) => {
 });
 
 t.test('backfill: the ledgers this process wrote of the range', async (t) => {
-  const args = ['ingest', 'backfill', '--from', String(START), '--to', String(LAST), '--workers', '2'];
+  // Batches of 10 ledgers: a line per batch, several of them for this short range.
+  const args = [
+    'ingest',
+    'backfill',
+    '--from',
+    String(START),
+    '--to',
+    String(LAST),
+    '--workers',
+    '2',
+    '--batch-ledgers',
+    '10',
+  ];
   const run = await piped(await createTestIndices(t), args);
   t.equal(run.code, 0, `backfill ends ${run.out.slice(-300)}`);
   const lines = progressLines(run, 'backfill');
