@@ -142,8 +142,8 @@ const SLOW_START = 8;
  * A batch is sized by its transactions; the ledger bound only caps the ledgers of a sparse stretch
  * (mainnet's early years have a few transactions a ledger, some none). At 50 ledgers, ledgers of 5
  * transactions made batches of 250: per transaction, 4x the bulk requests and round trips of a
- * full batch, and fewer of a batch's state writes folded into one (`bench:scale`: 357 tx/s, 56 %
- * of raw `_bulk` split; at 1,000 ledgers, 917 tx/s and 85 %).
+ * full batch, and fewer of a batch's state writes folded into one (`bench:scale` at 100,000: 357
+ * tx/s, 56 % of raw `_bulk` split; at 1,000 ledgers, 846-898 tx/s and 80-83 % in two runs).
  */
 export const DEFAULT_BATCH_LEDGERS = 1000;
 export const DEFAULT_BATCH_TRANSACTIONS = 2000;
