@@ -3,7 +3,10 @@ import type Koa from 'koa';
 import Router from '@koa/router';
 import { isUnmetered, paymentClaims, planLimits, SEARCH_PATHS } from '@xle/access';
 import {
+  type AnswerCacheOptions,
   buildOpenApi,
+  type CachedAnswer,
+  TtlCache,
   readEngineFor,
   CACHE_CONTROL,
   type AccessRequirement,
@@ -33,6 +36,28 @@ import { validatorRoutes } from './routes/validators.js';
 
 /** GET-only API: any request body beyond this is refused before it is read. */
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * How long an answer of a route with an answer cache is kept. Its document never changes; the
+ * labels and amendment names shaped into it do (a names import), and show within this plus their
+ * own cache's time.
+ */
+export const ANSWER_TTL_MS = 60_000;
+
+/** The process's answer cache (`api.answerCacheMb`, weighed in bytes), or none when it is 0. */
+function answerCache(config: Config, metrics: AppDeps['metrics']): AnswerCacheOptions | undefined {
+  if (config.api.answerCacheMb === 0) return undefined;
+  return {
+    cache: new TtlCache<string, CachedAnswer>({
+      ttlMs: ANSWER_TTL_MS,
+      maxEntries: Number.MAX_SAFE_INTEGER,
+      maxWeight: config.api.answerCacheMb * 1024 * 1024,
+      // The key (route and input) is small next to the answer, and Map overhead is about 100 bytes.
+      weigh: (answer) => answer.bytes.length + answer.etag.length + 200,
+    }),
+    counted: metrics?.answerCacheResult,
+  };
+}
 
 /** What every REST route may answer besides 200, by status. */
 const REST_ERRORS: Readonly<Record<string, string>> = {
@@ -198,6 +223,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   mountRoutes(api, routes, {
     requireDataSet: (gate, path) => requireDataSet(engine, gate, path),
     validateResponses: config.api.validateResponses,
+    answers: answerCache(config, deps.metrics),
   });
   if (deps.metrics !== undefined) registerServiceGauges(deps.metrics, engine, dataSetJobs(routes));
   api.get('/openapi.json', (ctx) => {

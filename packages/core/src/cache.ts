@@ -3,24 +3,41 @@
  * keeps from the engine (labels, data-set runs, the newest ledger, table schemas, API keys).
  * Entries are dropped oldest first past `maxEntries`; concurrent loads of one key share one call.
  */
-export interface TtlCacheOptions {
+export interface TtlCacheOptions<V = unknown> {
   ttlMs: number;
   maxEntries?: number;
+  /**
+   * With `weigh`, the most total weight kept (bytes, say): the oldest entries are dropped past it,
+   * and a value heavier than it on its own is not kept at all.
+   */
+  maxWeight?: number;
+  weigh?: (value: V) => number;
   /** Injectable clock, in milliseconds. */
   now?: () => number;
 }
 
 export class TtlCache<K, V> {
-  private readonly entries = new Map<K, { value: V; at: number }>();
+  private readonly entries = new Map<K, { value: V; at: number; weight: number }>();
   private readonly loading = new Map<K, Promise<V>>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
+  private readonly maxWeight: number;
+  private readonly weigh: ((value: V) => number) | undefined;
   private readonly now: () => number;
+  /** The total weight of the entries kept (0 without `weigh`). */
+  private weighed = 0;
 
-  constructor(options: TtlCacheOptions) {
+  constructor(options: TtlCacheOptions<V>) {
     this.ttlMs = options.ttlMs;
     this.maxEntries = options.maxEntries ?? 10_000;
+    this.maxWeight = options.maxWeight ?? Infinity;
+    this.weigh = options.weigh;
     this.now = options.now ?? (() => performance.now());
+  }
+
+  /** How many entries are kept, and their total weight (expired ones until they are next read or pushed out). */
+  get size(): { entries: number; weight: number } {
+    return { entries: this.entries.size, weight: this.weighed };
   }
 
   /** The value of `key` while it is fresh. */
@@ -28,7 +45,7 @@ export class TtlCache<K, V> {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     if (this.now() - entry.at >= this.ttlMs) {
-      this.entries.delete(key);
+      this.delete(key);
       return undefined;
     }
     return entry.value;
@@ -36,17 +53,23 @@ export class TtlCache<K, V> {
 
   set(key: K, value: V): void {
     if (this.ttlMs <= 0) return;
+    const weight = this.weigh?.(value) ?? 0;
     // Re-inserted so that Map order stays oldest first.
-    this.entries.delete(key);
-    this.entries.set(key, { value, at: this.now() });
+    this.delete(key);
+    if (weight > this.maxWeight) return;
+    this.entries.set(key, { value, at: this.now(), weight });
+    this.weighed += weight;
     for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.entries.delete(oldest);
+      if (this.entries.size <= this.maxEntries && this.weighed <= this.maxWeight) break;
+      this.delete(oldest);
     }
   }
 
   delete(key: K): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
     this.entries.delete(key);
+    this.weighed -= entry.weight;
   }
 
   /** The fresh value of `key`, else what `load` gives (cached; one load per key at a time). */

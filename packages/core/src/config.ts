@@ -185,6 +185,13 @@ export const ConfigSchema = Type.Object(
           description:
             "Check every JSON 200 answer against its route's published schema and answer 500 RESPONSE_CONTRACT_VIOLATION on a mismatch (the test suite runs with it on).",
         }),
+        answerCacheMb: Type.Integer({
+          default: 64,
+          minimum: 0,
+          maximum: 65536,
+          description:
+            'Megabytes of answers that never change (a transaction by hash or ctid, a ledger header) the API keeps in memory for 60 s, oldest dropped first; the same request within that time is answered without the engine (still counted by the access plans). 0 turns it off.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -415,6 +422,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'API_HOST', path: ['api', 'host'] },
   { env: 'API_PORT', path: ['api', 'port'] },
   { env: 'API_VALIDATE_RESPONSES', path: ['api', 'validateResponses'] },
+  { env: 'API_ANSWER_CACHE_MB', path: ['api', 'answerCacheMb'] },
   { env: 'SITE_ENABLED', path: ['site', 'enabled'] },
   { env: 'SEARCH_MOUNT', path: ['search', 'mount'] },
   { env: 'SEARCH_PORT', path: ['search', 'port'] },

@@ -147,8 +147,10 @@ export {
 } from './http/openapi.js';
 export { requestContext } from './http/request-context.js';
 export {
+  type AnswerCacheOptions,
   type AnyRoute,
   CACHE_CONTROL,
+  type CachedAnswer,
   type CachePolicy,
   type DataSetGate,
   type MountOptions,

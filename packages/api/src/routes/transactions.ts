@@ -21,6 +21,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       response: Transaction,
       // Only validated ledgers are indexed: a transaction found never changes.
       cache: 'immutable',
+      answerCache: true,
       handler: ({ params }) => transactionById(engine, params.HASH),
     }),
     defineRoute({
@@ -61,6 +62,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       query: NoQuery,
       response: Ledger,
       cache: 'immutable',
+      answerCache: true,
       handler: ({ params }) => ledgerById(engine, params.LEDGER_INDEX),
     }),
     defineRoute({

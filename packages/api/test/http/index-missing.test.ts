@@ -12,7 +12,12 @@ import { fixtureLedgers, getJson, ingest, serve } from '../fixtures/serve.js';
 const HASH = 'B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E';
 
 const target = await createTestIndices(t);
-const base = await serve(t, target);
+// Without the answer cache: a transaction read before the deletion would otherwise still be
+// answered from memory for its minute (shard-reads.test.ts tests the cache).
+const base = await serve(t, {
+  ...target,
+  config: { ...target.config, api: { ...target.config.api, answerCacheMb: 0 } },
+});
 // One real ledger: its transactions have locators that point into a range index.
 const ledger = fixtureLedgers()[0] as LedgerInput;
 await ingest(target, [ledger]);

@@ -148,6 +148,12 @@ t.test('/metrics: Prometheus text, read by Prometheus’s own parser', async (t)
     ages.some((s) => s.labels.data_set === 'amendments' && s.value >= 0 && s.value < 3600),
     'the age of each computed data set',
   );
+  // Earlier tests read PAYMENT several times: the first time a miss, the next ones answered from memory.
+  const answers = families.xle_answer_cache_requests_total;
+  t.equal(answers?.type, 'COUNTER');
+  const result = (r: string): number => answers?.samples.find((s) => s.labels.result === r)?.value ?? 0;
+  t.ok(result('hit') >= 1, `answers kept in memory: ${result('hit')} hits`);
+  t.ok(result('miss') >= 1, `${result('miss')} misses (the unknown hash among them)`);
   t.ok(families.xle_process_resident_memory_bytes, "the process's own metrics");
   t.equal(answer.headers['x-ratelimit-limit'], undefined, 'not counted by any plan');
 });

@@ -12,7 +12,13 @@ import { getJson, serve } from '../fixtures/serve.js';
  */
 const RANGE = MANY_RANGES_LEDGERS;
 const { target, real, extra, ledgers } = await manyRangesIndices(t);
-const base = await serve(t, target);
+// The lookups themselves are measured: the answer cache (a second request of a transaction or
+// ledger answered from memory, no shard at all) is off here, and on in its own test below.
+const base = await serve(t, {
+  ...target,
+  config: { ...target.config, api: { ...target.config.api, answerCacheMb: 0 } },
+});
+const cached = await serve(t, target);
 const { client, naming } = target;
 const operations = (): Promise<Map<string, number>> => shardOperations(target);
 
@@ -90,6 +96,32 @@ t.test('the newest ledgers: the newest ranges only, as far back as ten ledgers g
     `only the ${holding.size} ranges that hold the ten newest ledgers: ${show(spent)}`,
   );
   t.ok(total(spent) <= 2 * holding.size, `${total(spent)} shard operations`);
+});
+
+t.test('an answer kept in memory: the same transaction or ledger again costs no shard operation', async (t) => {
+  for (const path of [`/tx/${tx.hash}`, `/ledger/${ledger.ledger_index}`]) {
+    const first = await fetch(`${cached}${path}`);
+    const firstBody = await first.text();
+    t.equal(first.status, 200, path);
+    const before = await operations();
+    const again = await fetch(`${cached}${path}`);
+    const againBody = await again.text();
+    const after = await operations();
+    const spent = [...after].reduce((n, [index, v]) => n + v - (before.get(index) ?? 0), 0);
+    t.equal(spent, 0, `${path}: answered without the engine`);
+    t.equal(againBody, firstBody, `${path}: the same bytes`);
+    t.equal(again.headers.get('etag'), first.headers.get('etag'), `${path}: the same ETag`);
+    t.equal(again.headers.get('cache-control'), first.headers.get('cache-control'));
+  }
+  // Not kept: an answer that is not 200, and the routes whose answer is not one document.
+  for (const path of [`/tx/${'CD'.repeat(32)}`, `/ledger/${ledger.ledger_index}/transactions`]) {
+    await getJson(`${cached}${path}`);
+    const before = await operations();
+    await getJson(`${cached}${path}`);
+    const after = await operations();
+    const spent = [...after].reduce((n, [index, v]) => n + v - (before.get(index) ?? 0), 0);
+    t.ok(spent > 0, `${path}: asked again (${spent} shard operations)`);
+  }
 });
 
 t.test('an unknown hash: one read by id', async (t) => {

@@ -47,6 +47,7 @@ export class ServerMetrics {
   private readonly latency: Histogram<'method' | 'route'>;
   private readonly engineLatency: Histogram<'operation' | 'outcome'>;
   readonly quotaRefusals: Counter<'plan' | 'window'>;
+  private readonly answerCache: Counter<'result'>;
 
   constructor() {
     collectDefaultMetrics({
@@ -79,7 +80,17 @@ export class ServerMetrics {
       'Requests refused by a plan limit, by plan and window (second or day).',
       ['plan', 'window'],
     );
+    this.answerCache = counter(
+      'xle_answer_cache_requests_total',
+      'Requests of routes whose answers the API keeps in memory, by result (hit: answered without the engine; miss).',
+      ['result'],
+    );
   }
+
+  /** One request of a route with an answer cache: answered from it (hit) or not (miss). */
+  readonly answerCacheResult = (hit: boolean): void => {
+    this.answerCache.inc({ result: hit ? 'hit' : 'miss' });
+  };
 
   /** The transport observer: one engine call ended. */
   readonly engineCall = (call: EngineCall): void => {

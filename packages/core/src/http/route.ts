@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import Type, { type Static, type TObject, type TSchema } from 'typebox';
 import Compile from 'typebox/compile';
+import type { TtlCache } from '../cache.js';
 import { AppError, ErrorCode } from '../errors.js';
 import { toJson } from './json.js';
 import { compileValidator } from './validate.js';
@@ -32,6 +33,25 @@ export const CACHE_CONTROL: Readonly<Record<CachePolicy, string>> = {
   none: 'no-cache',
 };
 
+/** An answer's bytes and weak ETag, as sent and as the answer cache keeps them. */
+export interface CachedAnswer {
+  bytes: Buffer;
+  etag: string;
+}
+
+const answerOf = (text: string): CachedAnswer => {
+  const bytes = Buffer.from(text);
+  return { bytes, etag: etag(bytes, { weak: true }) };
+};
+
+function sendAnswer(ctx: Context, answer: CachedAnswer, type: string, cache?: CachePolicy): void {
+  ctx.type = type;
+  ctx.body = answer.bytes;
+  if (cache === undefined) return;
+  ctx.set('Cache-Control', CACHE_CONTROL[cache]);
+  ctx.set('ETag', answer.etag);
+}
+
 /**
  * Sets a text answer (JSON, a page) as its UTF-8 bytes, encoded once: the ETag, the compression
  * and the socket all read these bytes (a string body would be encoded again by each, about 50 µs a
@@ -39,12 +59,16 @@ export const CACHE_CONTROL: Readonly<Record<CachePolicy, string>> = {
  * ETag (If-None-Match then answers 304).
  */
 export function sendText(ctx: Context, text: string, type: string, cache?: CachePolicy): void {
-  const bytes = Buffer.from(text);
-  ctx.type = type;
-  ctx.body = bytes;
-  if (cache === undefined) return;
-  ctx.set('Cache-Control', CACHE_CONTROL[cache]);
-  ctx.set('ETag', etag(bytes, { weak: true }));
+  sendAnswer(ctx, answerOf(text), type, cache);
+}
+
+/**
+ * The answers a process keeps of the routes that allow it (`answerCache`), by route and validated
+ * input; `counted` is told whether each such request was a hit.
+ */
+export interface AnswerCacheOptions {
+  cache: TtlCache<string, CachedAnswer>;
+  counted?: (hit: boolean) => void;
 }
 
 export interface RouteInput<P extends TObject, Q extends TObject, B extends TSchema> {
@@ -79,6 +103,13 @@ export interface RouteSpec<P extends TObject, Q extends TObject, B extends TSche
   dataSet?: DataSetGate;
   /** The answer's Cache-Control (default `data-set` for data-set routes, else `none`); may depend on the input. */
   cache?: CachePolicy | ((input: RouteInput<P, Q, B>) => CachePolicy);
+  /**
+   * A GET whose 200 answer is one indexed document that never changes (a validated transaction, a
+   * ledger header): its bytes may be kept in the process's answer cache (MountOptions.answers) and
+   * sent again for the same validated input without asking the engine. Access, validation and the
+   * log still see every request.
+   */
+  answerCache?: boolean;
   handler: (input: RouteInput<P, Q, B>, ctx: Context) => unknown;
 }
 
@@ -101,6 +132,8 @@ export interface MountOptions {
   requireDataSet?: (gate: DataSetGate, path: string) => Promise<void>;
   /** Check every JSON answer against the route's response schema (api.validateResponses). */
   validateResponses?: boolean;
+  /** The answer cache of the routes that allow one (`answerCache`); none when undefined. */
+  answers?: AnswerCacheOptions;
 }
 
 /**
@@ -134,12 +167,24 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
     const body = route.body === undefined ? undefined : compileValidator('body', route.body);
     const gate = route.dataSet;
     const contract = options.validateResponses === true ? responseChecker(route) : undefined;
+    const answers =
+      route.answerCache === true && route.method === 'get' && gate === undefined ? options.answers : undefined;
     router[route.method](route.path.replace(/\{(\w+)\}/g, ':$1'), async (ctx) => {
       const input = {
         params: params(ctx.params),
         query: query(ctx.query),
         body: body === undefined ? undefined : body((ctx.request as { body?: unknown }).body),
       };
+      const policy =
+        typeof route.cache === 'function'
+          ? route.cache(input as never)
+          : (route.cache ?? (gate === undefined ? 'none' : 'data-set'));
+      const key = answers === undefined ? undefined : `${route.path}\n${JSON.stringify([input.params, input.query])}`;
+      if (key !== undefined) {
+        const kept = answers?.cache.get(key);
+        answers?.counted?.(kept !== undefined);
+        if (kept !== undefined) return sendAnswer(ctx, kept, 'json', policy);
+      }
       // Validation first: a malformed request is a 400 whether or not the data is ready.
       if (gate !== undefined && options.requireDataSet !== undefined) await options.requireDataSet(gate, route.path);
       const answer = await route.handler(input as never, ctx);
@@ -148,11 +193,9 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       const json = toJson(answer);
       contract?.(json);
       if (route.method !== 'get') return sendText(ctx, json, 'json');
-      const policy =
-        typeof route.cache === 'function'
-          ? route.cache(input as never)
-          : (route.cache ?? (gate === undefined ? 'none' : 'data-set'));
-      sendText(ctx, json, 'json', policy);
+      const sent = answerOf(json);
+      if (key !== undefined) answers?.cache.set(key, sent);
+      sendAnswer(ctx, sent, 'json', policy);
     });
   }
 }
