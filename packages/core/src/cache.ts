@@ -54,6 +54,7 @@ export class TtlCache<K, V> {
   set(key: K, value: V): void {
     if (this.ttlMs <= 0) return;
     const weight = this.weigh?.(value) ?? 0;
+    if (!Number.isFinite(weight) || weight < 0) throw new RangeError(`a cache entry weighs ${weight}`);
     // Re-inserted so that Map order stays oldest first.
     this.delete(key);
     if (weight > this.maxWeight) return;

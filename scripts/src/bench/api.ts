@@ -119,8 +119,8 @@ const sides: Side[] = [
   { name: 'open mode', server: open, headers: {}, perSecond: config.access.enterprisePerSecond, requests: REQUESTS },
 ];
 // Distinct ids, request by request: every transaction of the fixture ledgers, and every account
-// the ingest wrote, in a fixed shuffled order. The API has no answer cache; its label cache
-// (30 s) and the engine's own caches see what they would see under real traffic.
+// the ingest wrote, in a fixed shuffled order. The answer cache is off on these servers (UNCACHED);
+// the label cache (30 s) and the engine's own caches see what they would see under real traffic.
 const transactions = ledgers.flatMap((l) =>
   l.transactions.map((tx) => ({ hash: String((tx as { hash: string }).hash), ledger: l.ledger_index })),
 );
@@ -205,7 +205,7 @@ const directRequests = (steps: FloorStep[]): TimedRequest[] =>
 const fmt = (l: Latency): string => `${l.p50.toFixed(2).padStart(8)} ${l.p99.toFixed(2).padStart(8)}`;
 const us = (n: number): string => n.toFixed(0).padStart(5);
 console.log(
-  `API benchmark, default configuration (plans) and open mode: ${REQUESTS} requests per measure (${numbers['free-requests']} anonymous), distinct ids, one at a time, paced under each plan's burst, after ${numbers.warmup} warm-up requests per server; engine ${es}`,
+  `API benchmark, default configuration (plans) and open mode: ${REQUESTS} requests per measure (${numbers['free-requests']} anonymous), distinct ids (then one id again and again, its answer kept), one at a time, paced under each plan's burst, after ${numbers.warmup} warm-up requests per server; engine ${es}`,
 );
 console.log(
   `  ${'side'.padEnd(18)} ${'API p50'.padStart(8)} ${'API p99'.padStart(8)} ${'ES p50'.padStart(8)} ${'ES p99'.padStart(8)}  overhead (floors at the same pace: a bare proxy's; the stack's, Koa + router + engine client + compression alone)`,
@@ -246,7 +246,10 @@ async function measure(c: Case, side: Side): Promise<void> {
     engineBefore === undefined || engineAfter === undefined
       ? undefined
       : ((engineAfter - engineBefore) * 1e6) / (rounds * Object.keys(makers).length);
-  const over = (l: Latency): string => `+${(l.p50 - engine.p50).toFixed(2)}`;
+  const over = (l: Latency): string => {
+    const d = l.p50 - engine.p50;
+    return `${d < 0 ? '' : '+'}${d.toFixed(2)}`;
+  };
   const ratio = (l: Latency): string => `x${(l.p99 / engine.p99).toFixed(2)}`;
   console.log(
     `  ${side.name.padEnd(18)} ${fmt(ours)} ${fmt(engine)}  p50 ${over(ours)} ms (floors ${over(proxy)}, ${over(bare)}), p99 ${ratio(ours)} (floors ${ratio(proxy)}, ${ratio(bare)})`,

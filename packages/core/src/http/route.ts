@@ -44,6 +44,16 @@ const answerOf = (text: string): CachedAnswer => {
   return { bytes, etag: etag(bytes, { weak: true }) };
 };
 
+/**
+ * The bytes in a buffer of their own: a small Buffer.from is a slice of Node's shared 8 KB pool,
+ * and keeping one would keep the whole block (several times what the cache weighs it at).
+ */
+function ownBytes(bytes: Buffer): Buffer {
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
+
 function sendAnswer(ctx: Context, answer: CachedAnswer, type: string, cache?: CachePolicy): void {
   ctx.type = type;
   ctx.body = answer.bytes;
@@ -107,7 +117,8 @@ export interface RouteSpec<P extends TObject, Q extends TObject, B extends TSche
    * A GET whose 200 answer is one indexed document that never changes (a validated transaction, a
    * ledger header): its bytes may be kept in the process's answer cache (MountOptions.answers) and
    * sent again for the same validated input without asking the engine. Access, validation and the
-   * log still see every request.
+   * log still see every request. Its handler must set no status or header of its own: a kept
+   * answer is its JSON, Cache-Control and ETag only.
    */
   answerCache?: boolean;
   handler: (input: RouteInput<P, Q, B>, ctx: Context) => unknown;
@@ -194,7 +205,7 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       contract?.(json);
       if (route.method !== 'get') return sendText(ctx, json, 'json');
       const sent = answerOf(json);
-      if (key !== undefined) answers?.cache.set(key, sent);
+      if (key !== undefined) answers?.cache.set(key, { ...sent, bytes: ownBytes(sent.bytes) });
       sendAnswer(ctx, sent, 'json', policy);
     });
   }

@@ -41,6 +41,14 @@ t.test('weighed: the total weight stays within maxWeight, oldest dropped first',
   t.same(cache.size, { entries: 1, weight: 1 }, 'and pushes nothing out');
 });
 
+t.test('a weight that is not a finite number of at least 0 is refused', async (t) => {
+  for (const weight of [-1, Number.NaN, Infinity]) {
+    const cache = new TtlCache<string, number>({ ttlMs: 1000, maxWeight: 10, weigh: () => weight });
+    t.throws(() => cache.set('a', 1), RangeError, String(weight));
+    t.same(cache.size, { entries: 0, weight: 0 });
+  }
+});
+
 t.test('ttlMs 0 keeps nothing', async (t) => {
   const cache = new TtlCache<string, number>({ ttlMs: 0 });
   cache.set('a', 1);
