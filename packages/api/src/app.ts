@@ -50,7 +50,8 @@ function answerCache(config: Config, metrics: AppDeps['metrics']): AnswerCacheOp
   return {
     cache: new TtlCache<string, CachedAnswer>({
       ttlMs: ANSWER_TTL_MS,
-      maxEntries: Number.MAX_SAFE_INTEGER,
+      // Bounded by bytes alone.
+      maxEntries: Infinity,
       maxWeight: config.api.answerCacheMb * 1024 * 1024,
       // The key (route and input) is small next to the answer, and Map overhead is about 100 bytes.
       weigh: (answer) => answer.bytes.length + answer.etag.length + 200,

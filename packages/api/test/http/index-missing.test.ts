@@ -2,7 +2,7 @@ import t from 'tap';
 import { indexName, rangeIndices } from '@xle/core';
 import type { LedgerInput } from '@xle/documents';
 import { createTestIndices } from '@xle/test-helpers';
-import { fixtureLedgers, getJson, ingest, serve } from '../fixtures/serve.js';
+import { fixtureLedgers, getJson, ingest, serve, withoutAnswerCache } from '../fixtures/serve.js';
 
 /**
  * An index deleted under a running app (an operator's mistake, or a `--recreate-stale` under way):
@@ -14,10 +14,7 @@ const HASH = 'B0DAF34D43E286943C5BBE79BA2CBDAC9C385E194FE2959DEAAFA4B4C71E505E';
 const target = await createTestIndices(t);
 // Without the answer cache: a transaction read before the deletion would otherwise still be
 // answered from memory for its minute (shard-reads.test.ts tests the cache).
-const base = await serve(t, {
-  ...target,
-  config: { ...target.config, api: { ...target.config.api, answerCacheMb: 0 } },
-});
+const base = await serve(t, withoutAnswerCache(target));
 // One real ledger: its transactions have locators that point into a range index.
 const ledger = fixtureLedgers()[0] as LedgerInput;
 await ingest(target, [ledger]);

@@ -2,7 +2,7 @@ import t from 'tap';
 import { MAX_NAMED_RANGES, rangeIndices, rangeStart } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET, transformTransaction, type LedgerInput } from '@xle/documents';
 import { MANY_RANGES_LEDGERS, manyRangesIndices, shardOperations } from '@xle/test-loaded';
-import { getJson, serve } from '../fixtures/serve.js';
+import { getJson, serve, withoutAnswerCache } from '../fixtures/serve.js';
 
 /**
  * Lookups reach only the shards that hold their data, however many ranges the history has: the
@@ -14,13 +14,13 @@ const RANGE = MANY_RANGES_LEDGERS;
 const { target, real, extra, ledgers } = await manyRangesIndices(t);
 // The lookups themselves are measured: the answer cache (a second request of a transaction or
 // ledger answered from memory, no shard at all) is off here, and on in its own test below.
-const base = await serve(t, {
-  ...target,
-  config: { ...target.config, api: { ...target.config.api, answerCacheMb: 0 } },
-});
+const base = await serve(t, withoutAnswerCache(target));
 const cached = await serve(t, target);
 const { client, naming } = target;
 const operations = (): Promise<Map<string, number>> => shardOperations(target);
+/** The shard operations of every index since the `before` reading. */
+const spentSince = async (before: Map<string, number>): Promise<number> =>
+  [...(await operations())].reduce((n, [index, v]) => n + v - (before.get(index) ?? 0), 0);
 
 /**
  * The shard operations one request costs, per index. The request is sent twice and the second
@@ -106,8 +106,7 @@ t.test('an answer kept in memory: the same transaction or ledger again costs no 
     const before = await operations();
     const again = await fetch(`${cached}${path}`);
     const againBody = await again.text();
-    const after = await operations();
-    const spent = [...after].reduce((n, [index, v]) => n + v - (before.get(index) ?? 0), 0);
+    const spent = await spentSince(before);
     t.equal(spent, 0, `${path}: answered without the engine`);
     t.equal(againBody, firstBody, `${path}: the same bytes`);
     t.equal(again.headers.get('etag'), first.headers.get('etag'), `${path}: the same ETag`);
@@ -118,8 +117,7 @@ t.test('an answer kept in memory: the same transaction or ledger again costs no 
     await getJson(`${cached}${path}`);
     const before = await operations();
     await getJson(`${cached}${path}`);
-    const after = await operations();
-    const spent = [...after].reduce((n, [index, v]) => n + v - (before.get(index) ?? 0), 0);
+    const spent = await spentSince(before);
     t.ok(spent > 0, `${path}: asked again (${spent} shard operations)`);
   }
 });
@@ -127,8 +125,7 @@ t.test('an answer kept in memory: the same transaction or ledger again costs no 
 t.test('an unknown hash: one read by id', async (t) => {
   const before = await operations();
   t.equal((await getJson(`${base}/tx/${'AB'.repeat(32)}`)).status, 404);
-  const after = await operations();
-  const spent = [...after].reduce((n, [index, v]) => n + v - (before.get(index) ?? 0), 0);
+  const spent = await spentSince(before);
   t.equal(spent, 1, 'the locator alone');
 });
 

@@ -170,6 +170,12 @@ function responseChecker(route: AnyRoute): (json: string) => void {
   };
 }
 
+/** A GET answer's Cache-Control policy: the route's own, else `data-set` behind a data-set gate, else `none`. */
+function cachePolicy(route: AnyRoute, input: RouteInput<TObject, TObject, TSchema>): CachePolicy {
+  if (typeof route.cache === 'function') return route.cache(input);
+  return route.cache ?? (route.dataSet === undefined ? 'none' : 'data-set');
+}
+
 /** Mounts declared routes on a router: validate → gate → handler → body. */
 export function mountRoutes(router: Router, routes: readonly AnyRoute[], options: MountOptions = {}): void {
   for (const route of routes) {
@@ -186,15 +192,11 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
         query: query(ctx.query),
         body: body === undefined ? undefined : body((ctx.request as { body?: unknown }).body),
       };
-      const policy =
-        typeof route.cache === 'function'
-          ? route.cache(input as never)
-          : (route.cache ?? (gate === undefined ? 'none' : 'data-set'));
       const key = answers === undefined ? undefined : `${route.path}\n${JSON.stringify([input.params, input.query])}`;
       if (key !== undefined) {
         const kept = answers?.cache.get(key);
         answers?.counted?.(kept !== undefined);
-        if (kept !== undefined) return sendAnswer(ctx, kept, 'json', policy);
+        if (kept !== undefined) return sendAnswer(ctx, kept, 'json', cachePolicy(route, input as never));
       }
       // Validation first: a malformed request is a 400 whether or not the data is ready.
       if (gate !== undefined && options.requireDataSet !== undefined) await options.requireDataSet(gate, route.path);
@@ -206,7 +208,7 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
       if (route.method !== 'get') return sendText(ctx, json, 'json');
       const sent = answerOf(json);
       if (key !== undefined) answers?.cache.set(key, { ...sent, bytes: ownBytes(sent.bytes) });
-      sendAnswer(ctx, sent, 'json', policy);
+      sendAnswer(ctx, sent, 'json', cachePolicy(route, input as never));
     });
   }
 }
