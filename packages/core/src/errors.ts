@@ -144,6 +144,25 @@ export class DataNotReadyError extends AppError {
 }
 
 /**
+ * A ledger whose header is searchable before all of its transactions are: the ingester writes a
+ * ledger's documents in more than one bulk request and every shard refreshes on its own, so the
+ * newest ledgers (and a backfill's, until its next refresh) can be read half-written. A list that
+ * would miss some of them is refused, never answered (nor cached as immutable); asked again once
+ * the indices have refreshed, it is whole.
+ */
+export class LedgerNotReadyError extends AppError {
+  constructor(ledgerIndex: number, searchable: number, txCount: number) {
+    super(
+      503,
+      ErrorCode.DataNotReady,
+      `Ledger ${ledgerIndex} is still being indexed: ${searchable} of its ${txCount} transactions are searchable yet; ask again shortly.`,
+      { retryAfter: 1, details: { ledger_index: ledgerIndex, searchable, tx_count: txCount } },
+    );
+    this.name = 'LedgerNotReadyError';
+  }
+}
+
+/**
  * The engine has no index where the request reads (index_not_found_exception): deleted under a
  * running server, or not recreated yet after `templates apply --recreate-stale`. An operator's
  * matter of the moment, not the client's request: 503 with Retry-After, and which index is never

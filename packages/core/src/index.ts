@@ -125,6 +125,7 @@ export {
   IndexNotFoundError,
   InvalidOptionError,
   isAppError,
+  LedgerNotReadyError,
   NotFoundError,
   toErrorBody,
   UsageError,

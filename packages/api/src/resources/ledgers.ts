@@ -1,4 +1,4 @@
-import { NotFoundError } from '@xle/core';
+import { LedgerNotReadyError, NotFoundError } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
@@ -111,6 +111,10 @@ export async function ledgerTransactions(engine: Engine, id: string): Promise<Js
   const ledgerIndex = Number(ledger.ledger_index);
   const found = await engine.searchInRange<Json>('transactions', ledgerIndex, buildLedgerTxQuery(ledgerIndex));
   const docs = found.hits.hits.map((h) => h._source ?? {});
+  // Its header searchable, some of its transactions not yet (written by another bulk request, or
+  // on a shard that has not refreshed): the whole list or none, as it may be cached for good.
+  const txCount = Number(ledger.tx_count);
+  if (docs.length < txCount) throw new LedgerNotReadyError(ledgerIndex, docs.length, txCount);
   return shapeTransactions(docs, await enrichTransactions(engine, docs));
 }
 

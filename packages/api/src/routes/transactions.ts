@@ -69,6 +69,8 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       method: 'get',
       path: '/ledger/{LEDGER_INDEX}/transactions',
       summary: 'The transactions of a ledger, in ledger order',
+      description:
+        "All of them or none: while some of the ledger's transactions are not searchable yet (the newest ledgers, for up to a refresh interval) it answers 503 DATA_NOT_READY with Retry-After, never part of the list.",
       tags: TAGS,
       params: LedgerPath,
       query: NoQuery,
