@@ -13,10 +13,11 @@ import { fixtureLedgers, getJson, ingest, serve } from '../fixtures/serve.js';
  */
 const target = await createTestIndices(t);
 const base = await serve(t, target);
-const ledger = fixtureLedgers()
+const ledgers = fixtureLedgers();
+const ledger = ledgers
   .filter((l) => l.transactions.length >= 3)
   .sort((a, b) => a.transactions.length - b.transactions.length)[0] as LedgerInput;
-await ingest(target, [ledger]);
+await ingest(target, ledgers);
 const path = `${base}/ledger/${ledger.ledger_index}/transactions`;
 const hashes = ledger.transactions.map((tx) => String(tx.hash));
 
@@ -26,6 +27,14 @@ t.test('whole: every transaction, immutable', async (t) => {
   const list = answer.body as { hash: string }[];
   t.same(new Set(list.map((tx) => tx.hash)), new Set(hashes), `its ${hashes.length} transactions`);
   t.match(answer.headers.get('cache-control'), /immutable/);
+});
+
+t.test('every fixture ledger answers whole (pseudo-transactions and empty ledgers too)', async (t) => {
+  for (const l of ledgers) {
+    const answer = await getJson(`${base}/ledger/${l.ledger_index}/transactions`);
+    t.equal(answer.status, 200, `ledger ${l.ledger_index}`);
+    t.equal((answer.body as unknown[]).length, l.transactions.length, `ledger ${l.ledger_index}: all of them`);
+  }
 });
 
 t.test('one transaction not searchable yet: 503 DATA_NOT_READY, then whole again', async (t) => {
