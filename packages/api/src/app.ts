@@ -68,8 +68,9 @@ const REST_ERRORS: Readonly<Record<string, string>> = {
   '404': 'NOT_FOUND: the resource is not in the indexed ledgers',
   '429': 'QUOTA_EXCEEDED or RATE_LIMITED, with Retry-After (plans mode)',
   '503':
-    'ENGINE_UNAVAILABLE (with Retry-After), DATA_NOT_READY, or INDEX_NOT_FOUND (with Retry-After: an index the ' +
-    'request reads is not in the engine right now, deleted or being recreated)',
+    'ENGINE_UNAVAILABLE (with Retry-After), DATA_NOT_READY, INDEX_NOT_FOUND (with Retry-After: an index the ' +
+    'request reads is not in the engine right now, deleted or being recreated), or LEDGER_NOT_READY (with ' +
+    "Retry-After: a ledger's transactions are still being indexed)",
   '504': 'ENGINE_TIMEOUT',
 };
 

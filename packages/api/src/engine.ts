@@ -107,14 +107,15 @@ export class Engine {
 
   /**
    * A search of the one range index that holds `ledgerIndex` (a ledger's own documents): its
-   * shards only, however many ranges the kind has. A range never written has no hits.
+   * shards only, however many ranges the kind has. A range never written has no hits, unless the
+   * body says `ignore_unavailable: false` (the range must be there: 503 INDEX_NOT_FOUND if not).
    */
   async searchInRange<T>(
     kind: RangedKind,
     ledgerIndex: number,
     body: estypes.SearchRequest,
   ): Promise<estypes.SearchResponse<T>> {
-    return this.searchIndex<T>(rangeAlias(this.naming, kind, ledgerIndex), { ...body, ignore_unavailable: true });
+    return this.searchIndex<T>(rangeAlias(this.naming, kind, ledgerIndex), { ignore_unavailable: true, ...body });
   }
 
   /**

@@ -22,6 +22,10 @@ export const ErrorCode = {
   EngineUnavailable: 'ENGINE_UNAVAILABLE',
   EngineTimeout: 'ENGINE_TIMEOUT',
   DataNotReady: 'DATA_NOT_READY',
+  /** A ledger whose transactions are not all searchable yet (being indexed): 503 with Retry-After. */
+  LedgerNotReady: 'LEDGER_NOT_READY',
+  /** A ledger some of whose transactions the engine refused when they were written (dead letters): 500. */
+  LedgerIncomplete: 'LEDGER_INCOMPLETE',
   /** An index the request reads is not in the cluster (deleted, or being recreated): 503, never a 500. */
   IndexNotFound: 'INDEX_NOT_FOUND',
   /** The engine refused a query a client wrote (400 with the engine's reason). */
@@ -84,6 +88,14 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * Whether an answer of this status and code is a failure to log at error level: any 5xx but a
+ * ledger still being indexed (the newest ledgers' normal state for about a second).
+ */
+export function isServerFailure(status: number, code: string): boolean {
+  return status >= 500 && code !== ErrorCode.LedgerNotReady;
+}
+
 export class AppError extends Error {
   readonly status: number;
   readonly code: string;
@@ -144,21 +156,38 @@ export class DataNotReadyError extends AppError {
 }
 
 /**
- * A ledger whose header is searchable before all of its transactions are: the ingester writes a
- * ledger's documents in more than one bulk request and every shard refreshes on its own, so the
- * newest ledgers (and a backfill's, until its next refresh) can be read half-written. A list that
- * would miss some of them is refused, never answered (nor cached as immutable); asked again once
- * the indices have refreshed, it is whole.
+ * A ledger whose header is read before all of its transactions are searchable: the header is
+ * read by id (realtime), its transactions are searched (each visible once its shard refreshes),
+ * and the ingester writes a ledger's documents in more than one bulk request. The newest ledgers
+ * are in that state for about a refresh interval (a second), a backfill's until its next refresh
+ * (ES_BACKFILL_REFRESH). A part of the list is never answered (it is cached for good).
  */
 export class LedgerNotReadyError extends AppError {
   constructor(ledgerIndex: number, searchable: number, txCount: number) {
     super(
       503,
-      ErrorCode.DataNotReady,
+      ErrorCode.LedgerNotReady,
       `Ledger ${ledgerIndex} is still being indexed: ${searchable} of its ${txCount} transactions are searchable yet; ask again shortly.`,
       { retryAfter: 1, details: { ledger_index: ledgerIndex, searchable, tx_count: txCount } },
     );
     this.name = 'LedgerNotReadyError';
+  }
+}
+
+/**
+ * A ledger some of whose transactions the engine refused when the ingester wrote them (recorded
+ * in the dead-letters index, for the operator to replay once the cause is fixed): its list is not
+ * whole and will not become so by waiting, so it is the server's fault, not a part of the list.
+ */
+export class LedgerIncompleteError extends AppError {
+  constructor(ledgerIndex: number, refused: number, txCount: number) {
+    super(
+      500,
+      ErrorCode.LedgerIncomplete,
+      `Ledger ${ledgerIndex} is indexed without ${refused} of its ${txCount} transactions: the search engine refused them (recorded as dead letters for the operator).`,
+      { details: { ledger_index: ledgerIndex, refused, tx_count: txCount } },
+    );
+    this.name = 'LedgerIncompleteError';
   }
 }
 

@@ -125,6 +125,8 @@ export {
   IndexNotFoundError,
   InvalidOptionError,
   isAppError,
+  isServerFailure,
+  LedgerIncompleteError,
   LedgerNotReadyError,
   NotFoundError,
   toErrorBody,

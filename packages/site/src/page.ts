@@ -7,6 +7,7 @@ import {
   BadRequestError,
   compileValidator,
   ErrorCode,
+  isServerFailure,
   mapEngineError,
   NoParams,
   NoQuery,
@@ -115,6 +116,13 @@ export function errorPageProps(error: unknown, requestId: string | undefined, qu
       return { ...base, heading: 'Method not allowed', message: 'The pages of this site are read with GET (or HEAD).' };
     case status === 429:
       return { ...base, heading: 'Too many requests', message: `${message} Wait a moment, then reload the page.` };
+    case code === ErrorCode.LedgerNotReady:
+      return {
+        ...base,
+        heading: 'Still being indexed',
+        message: "This ledger's transactions are still being written to the index. Reload the page in a moment.",
+        detail: message,
+      };
     case code === ErrorCode.DataNotReady:
       return {
         ...base,
@@ -161,8 +169,8 @@ export function renderErrors(chrome: SiteChrome, logger: Logger): Middleware {
         throw new AppError(405, ErrorCode.MethodNotAllowed, `${ctx.method} is not allowed on ${ctx.path}.`);
     } catch (thrown) {
       const error = mapEngineError(thrown);
-      const { status, retryAfter } = toErrorBody(error);
-      if (status >= 500)
+      const { status, retryAfter, body } = toErrorBody(error);
+      if (isServerFailure(status, body.error.code))
         logger.error(
           { err: thrown, requestId: ctx.state.requestId as string | undefined, path: ctx.path },
           'page failed',

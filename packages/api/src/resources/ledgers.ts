@@ -1,4 +1,4 @@
-import { LedgerNotReadyError, NotFoundError } from '@xle/core';
+import { LedgerIncompleteError, LedgerNotReadyError, NotFoundError } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
@@ -105,17 +105,50 @@ export async function ledgerById(engine: Engine, id: string): Promise<Json> {
   return shapeLedger(await ledgerDocument(engine, id));
 }
 
-/** GET /ledger/{LEDGER_INDEX}/transactions: its transactions, in ledger order. */
+/**
+ * GET /ledger/{LEDGER_INDEX}/transactions: its transactions, in ledger order, all of them or
+ * none. Its header is read by id, which sees it as soon as it is written; its transactions are
+ * searched, which sees each once its shard refreshes. While fewer are found than the header's
+ * `tx_count` the ledger is still being indexed (503 LEDGER_NOT_READY), unless the engine refused
+ * the missing ones when they were written (dead letters: 500 LEDGER_INCOMPLETE, as waiting will
+ * not make the list whole). The answer is cached for good: never a part of the list.
+ */
 export async function ledgerTransactions(engine: Engine, id: string): Promise<Json[]> {
   const ledger = await ledgerDocument(engine, id);
   const ledgerIndex = Number(ledger.ledger_index);
-  const found = await engine.searchInRange<Json>('transactions', ledgerIndex, buildLedgerTxQuery(ledgerIndex));
-  const docs = found.hits.hits.map((h) => h._source ?? {});
-  // Its header searchable, some of its transactions not yet (written by another bulk request, or
-  // on a shard that has not refreshed): the whole list or none, as it may be cached for good.
   const txCount = Number(ledger.tx_count);
-  if (docs.length < txCount) throw new LedgerNotReadyError(ledgerIndex, docs.length, txCount);
+  if (txCount === 0) return [];
+  // Its transactions' range must be there (a missing one is 503 INDEX_NOT_FOUND, not an empty list).
+  const found = await engine.searchInRange<Json>('transactions', ledgerIndex, {
+    ...buildLedgerTxQuery(ledgerIndex),
+    ignore_unavailable: false,
+  });
+  const docs = found.hits.hits.map((h) => h._source ?? {});
+  if (docs.length < txCount) {
+    const refused = await refusedTransactions(engine, ledgerIndex);
+    if (docs.length + refused >= txCount) throw new LedgerIncompleteError(ledgerIndex, refused, txCount);
+    throw new LedgerNotReadyError(ledgerIndex, docs.length, txCount);
+  }
   return shapeTransactions(docs, await enrichTransactions(engine, docs));
+}
+
+/** How many of a ledger's transaction documents the engine refused when they were written (its dead letters). */
+async function refusedTransactions(engine: Engine, ledgerIndex: number): Promise<number> {
+  const found = await engine.search('dead-letters', {
+    size: 0,
+    track_total_hits: true,
+    ignore_unavailable: true,
+    query: {
+      bool: {
+        filter: [
+          { term: { ledger_index: ledgerIndex } },
+          { prefix: { target_index: `${engine.index('transactions')}-` } },
+        ],
+      },
+    },
+  });
+  const total = found.hits.total;
+  return typeof total === 'number' ? total : (total?.value ?? 0);
 }
 
 /**

@@ -70,7 +70,7 @@ export function transactionRoutes(engine: Engine): AnyRoute[] {
       path: '/ledger/{LEDGER_INDEX}/transactions',
       summary: 'The transactions of a ledger, in ledger order',
       description:
-        "All of them or none: while some of the ledger's transactions are not searchable yet (the newest ledgers, for up to a refresh interval) it answers 503 DATA_NOT_READY with Retry-After, never part of the list.",
+        "All of them or none: while some of the ledger's transactions are not searchable yet (the newest ledgers for about a second, a backfill's until its next refresh) it answers 503 LEDGER_NOT_READY with Retry-After; when the engine refused some of them as they were written (dead letters), 500 LEDGER_INCOMPLETE; never a part of the list.",
       tags: TAGS,
       params: LedgerPath,
       query: NoQuery,

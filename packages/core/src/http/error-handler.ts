@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { mapEngineError } from '../engine/error-mapping.js';
-import { AppError, ErrorCode, toErrorBody } from '../errors.js';
+import { AppError, ErrorCode, isServerFailure, toErrorBody } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 /** Statuses Koa and @koa/router raise themselves, mapped onto stable codes. */
@@ -33,7 +33,7 @@ export function errorHandler(logger: Logger): Middleware {
     } catch (thrown) {
       const error = fromHttpError(mapEngineError(thrown));
       const { status, body, retryAfter } = toErrorBody(error);
-      if (status >= 500) {
+      if (isServerFailure(status, body.error.code)) {
         logger.error(
           { err: thrown, requestId: ctx.state.requestId as string | undefined, path: ctx.path },
           'request failed',
