@@ -60,6 +60,7 @@ export {
   readEngineOf,
   scanHits,
   scanIndex,
+  totalHits,
 } from './engine/read.js';
 export { lineWithMember, RAW_HITS_FILTER, readRawHits, type RawHit, type RawHits } from './engine/raw-hits.js';
 export {

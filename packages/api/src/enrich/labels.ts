@@ -1,3 +1,4 @@
+import { totalHits } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { LABEL_FIELDS, toLabel, type Label, type Labels } from '../shapers/labels.js';
@@ -63,9 +64,8 @@ class LabelBook {
       track_total_hits: true,
       aggs: { latest: { max: { field: 'updated_at' } } },
     });
-    const total = answer.hits.total;
     const fingerprint: Fingerprint = {
-      count: typeof total === 'number' ? total : (total?.value ?? 0),
+      count: totalHits(answer.hits),
       latest: (answer.aggregations?.latest as { value: number | null } | undefined)?.value ?? null,
     };
     const same =

@@ -1,5 +1,5 @@
 import BigNumber from 'bignumber.js';
-import { AppError, BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
+import { AppError, BadRequestError, ErrorCode, NotFoundError, totalHits } from '@xle/core';
 import {
   currencyHex,
   decodeCurrency,
@@ -45,8 +45,7 @@ type Change = Partial<BalanceChangeDoc>;
 async function holdsEveryLedger(engine: Engine, after: number, upTo: number): Promise<boolean> {
   if (upTo <= after) return true;
   const found = await engine.search('balance-changes', buildLedgerCountQuery(after, upTo));
-  const total = found.hits.total;
-  return (typeof total === 'number' ? total : (total?.value ?? 0)) === upTo - after;
+  return totalHits(found.hits) === upTo - after;
 }
 
 /** The account's first change after `after` up to `upTo` (any asset), or undefined. */

@@ -1,4 +1,4 @@
-import { LedgerIncompleteError, LedgerNotReadyError, NotFoundError } from '@xle/core';
+import { LedgerIncompleteError, LedgerNotReadyError, NotFoundError, totalHits } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
@@ -147,8 +147,7 @@ async function refusedTransactions(engine: Engine, ledgerIndex: number): Promise
       },
     },
   });
-  const total = found.hits.total;
-  return typeof total === 'number' ? total : (total?.value ?? 0);
+  return totalHits(found.hits);
 }
 
 /**

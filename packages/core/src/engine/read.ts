@@ -12,6 +12,15 @@ import { RAW_HITS_FILTER, readRawHits, type RawHit } from './raw-hits.js';
  * indices (kinds, ranges, networks) and hand their requests here.
  */
 
+/**
+ * How many hits a search counted (its `hits.total`, a number or `{value}` by the request's
+ * `rest_total_hits_as_int`); 0 when it counted none (`track_total_hits: false`).
+ */
+export function totalHits(hits: { total?: number | estypes.SearchTotalHits | undefined }): number {
+  const total = hits.total;
+  return typeof total === 'number' ? total : (total?.value ?? 0);
+}
+
 /** Hits and buckets are read this many at a time. */
 export const READ_PAGE = 1000;
 

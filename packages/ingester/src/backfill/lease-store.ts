@@ -1,3 +1,4 @@
+import { totalHits } from '@xle/core';
 import type { IngestEngine, WriteTag } from '../engine/ingest-engine.js';
 import type { LedgerRange } from '../pipeline/checkpoint.js';
 import {
@@ -172,8 +173,7 @@ export class LeaseStore {
         },
       },
     });
-    const total = found.hits.total;
-    return typeof total === 'number' ? total : (total?.value ?? 0);
+    return totalHits(found.hits);
   }
 
   /**

@@ -1,4 +1,5 @@
 import BigNumber from 'bignumber.js';
+import { totalHits } from '@xle/core';
 import {
   bracketName,
   LISTED_OBJECT_TYPES,
@@ -145,8 +146,7 @@ export async function readFactInputs(engine: IngestEngine, asOf: AsOf): Promise<
   return {
     objectCounts: Object.fromEntries(typeBuckets.map((b) => [b.key, b.doc_count])),
     totalCoinsDrops: asOf.total_coins,
-    accounts:
-      typeof accountAggs.hits.total === 'number' ? accountAggs.hits.total : (accountAggs.hits.total?.value ?? 0),
+    accounts: totalHits(accountAggs.hits),
     inAccounts: (a.total as SumAgg).value ?? 0,
     inEscrow: escrow.xrp.value ?? 0,
     inPayChannels: { amount: channels.amount.value ?? 0, balance: channels.balance.value ?? 0 },

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { BucketPage, CompositePage } from '@xle/core';
+import { totalHits, type BucketPage, type CompositePage } from '@xle/core';
 import type { SearchEngine } from '../engine.js';
 import { NUMERIC } from './schema.js';
 import { evaluateCondition } from './having.js';
@@ -342,9 +342,8 @@ async function* runGlobal(engine: SearchEngine, plan: GroupsPlan, options: RunOp
     },
     options.signal,
   );
-  const total = answer.hits.total;
   const bucket: Bucket = {
-    doc_count: typeof total === 'number' ? total : (total?.value ?? 0),
+    doc_count: totalHits(answer.hits),
     ...(answer.aggregations ?? {}),
   };
   const row = groupedRow(plan, bucket, new Map());
