@@ -234,32 +234,106 @@ async function ingest(transactions: number): Promise<{ seconds: number; transact
   return { seconds: (performance.now() - started) / 1000, transactions: count, documents: totals.documents };
 }
 
+interface SideCost {
+  /** Wall seconds. */
+  seconds: number;
+  /** CPU seconds of every node of the local engine (undefined elsewhere) and of this process. */
+  engineCpu: number;
+  ownCpu: number;
+}
+type SampleCost = Record<'raw' | 'ours', SideCost>;
+
+/** The engine's work counters over the prefix's indices, summed over primaries and replicas, by index kind. */
+type Work = Map<string, { refreshes: number; gets: number; indexOps: number; deletes: number; mergeMs: number }>;
+async function engineWork(): Promise<Work> {
+  const stats = await client.indices.stats({
+    index: `${naming.prefix}-*`,
+    metric: ['refresh', 'get', 'indexing', 'merge'],
+    level: 'indices',
+  });
+  const work: Work = new Map();
+  for (const [name, index] of Object.entries(stats.indices ?? {})) {
+    // prefix-kind or prefix-kind-rNNNN: the kind, whatever range it is.
+    const kind = name.slice(naming.prefix.length + 1).replace(/-\d+-g\d+$/, '');
+    const total = index.total ?? {};
+    const into = work.get(kind) ?? { refreshes: 0, gets: 0, indexOps: 0, deletes: 0, mergeMs: 0 };
+    into.refreshes += total.refresh?.total ?? 0;
+    into.gets += total.get?.total ?? 0;
+    into.indexOps += total.indexing?.index_total ?? 0;
+    into.deletes += total.indexing?.delete_total ?? 0;
+    into.mergeMs += total.merges?.total_time_in_millis ?? 0;
+    work.set(kind, into);
+  }
+  return work;
+}
+/** What changed between two readings, as a line: per kind with any refresh, get, write or merge. */
+function workSince(before: Work, after: Work): string {
+  const parts: string[] = [];
+  for (const [kind, now] of after) {
+    const then = before.get(kind) ?? { refreshes: 0, gets: 0, indexOps: 0, deletes: 0, mergeMs: 0 };
+    const d = {
+      refreshes: now.refreshes - then.refreshes,
+      gets: now.gets - then.gets,
+      writes: now.indexOps + now.deletes - then.indexOps - then.deletes,
+      mergeS: (now.mergeMs - then.mergeMs) / 1000,
+    };
+    if (d.gets + d.writes === 0) continue;
+    parts.push(`${kind} ${d.writes}w/${d.gets}g/${d.refreshes}r/${d.mergeS.toFixed(1)}s`);
+  }
+  return parts.join(', ');
+}
+
 /**
  * The engine's raw `_bulk` against ours on equal samples of the next ledgers, each written into the
  * grown prefix itself (equally sized targets): raw sends the documents ours would write for its
  * sample (built before its clock starts). Two pairs, raw first then ours first, since whichever
- * runs second inherits the merges the first one's writes set off; the figures are the sums over
- * both pairs. Both run under `placement` (common.ts: shared cores, or the local engine and this
+ * runs second inherits the merges the first one's writes set off, the first side of a pair writing
+ * the older ledgers; the figures are the sums over both pairs. Both run under `placement` (common.ts: shared cores, or the local engine and this
  * process apart).
  */
-async function sampleRatio(transactions: number, placement: Placement): Promise<{ raw: number; ours: number }> {
-  const timed = async (work: () => Promise<unknown>): Promise<number> => {
+async function sampleRatio(transactions: number, placement: Placement): Promise<SampleCost> {
+  const timed = async (work: () => Promise<unknown>): Promise<SideCost> => {
+    const counters = await engineWork();
     const started = performance.now();
+    const cpu = process.cpuUsage();
+    const engineBefore = local.engineCpuSeconds() ?? NaN;
     await work();
-    return (performance.now() - started) / 1000;
+    const own = process.cpuUsage(cpu);
+    const cost = {
+      seconds: (performance.now() - started) / 1000,
+      engineCpu: (local.engineCpuSeconds() ?? NaN) - engineBefore,
+      ownCpu: (own.user + own.system) / 1e6,
+    };
+    console.log(`    engine work (writes/gets/refreshes/merge s): ${workSince(counters, await engineWork())}`);
+    return cost;
   };
-  const total = { raw: 0, ours: 0 };
+  const zero = (): SideCost => ({ seconds: 0, engineCpu: 0, ownCpu: 0 });
+  const total: SampleCost = { raw: zero(), ours: zero() };
+  const add = (side: 'raw' | 'ours', cost: SideCost): void => {
+    total[side].seconds += cost.seconds;
+    total[side].engineCpu += cost.engineCpu;
+    total[side].ownCpu += cost.ownCpu;
+  };
   for (const rawFirst of [true, false]) {
-    const rawLedgers = take(transactions);
-    const oursLedgers = take(transactions);
+    // The side that runs first writes the older ledgers, so both write ledger state forwards, newer
+    // over older, as an ingest in ledger order does. The other way round, the second side's state
+    // writes would be refused as older than the first side's (409s), much less work for the engine.
+    const older = take(transactions);
+    const newer = take(transactions);
+    const [rawLedgers, oursLedgers] = rawFirst ? [older, newer] : [newer, older];
     await engine.ensureRangesBetween(
       ['ledgers', 'transactions', 'balance-changes'],
-      (rawLedgers[0] as LedgerInput).ledger_index,
-      (oursLedgers.at(-1) as LedgerInput).ledger_index,
+      (older[0] as LedgerInput).ledger_index,
+      (newer.at(-1) as LedgerInput).ledger_index,
     );
-    const { bodies } = await rawBulkBodies(engine, rawLedgers);
-    const raw = (): Promise<number> => timed(() => sendRawBulk(client, bodies));
-    const ours = (): Promise<number> =>
+    // Raw's documents are built (before its clock) from the state as its run finds it, as ours are.
+    const raw = async (): Promise<SideCost> => {
+      local.pin('shared');
+      const { bodies } = await rawBulkBodies(engine, rawLedgers);
+      local.pin(placement);
+      return timed(() => sendRawBulk(client, bodies));
+    };
+    const ours = (): Promise<SideCost> =>
       timed(async () => {
         async function* source(): AsyncGenerator<LedgerInput> {
           yield* oursLedgers;
@@ -268,17 +342,23 @@ async function sampleRatio(transactions: number, placement: Placement): Promise<
         if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
       });
     local.pin(placement);
+    const pair: Partial<SampleCost> = {};
     try {
       if (rawFirst) {
-        total.raw += await raw();
-        total.ours += await ours();
+        pair.raw = await raw();
+        pair.ours = await ours();
       } else {
-        total.ours += await ours();
-        total.raw += await raw();
+        pair.ours = await ours();
+        pair.raw = await raw();
       }
     } finally {
       local.pin('shared');
     }
+    add('raw', pair.raw);
+    add('ours', pair.ours);
+    console.log(
+      `  sample pair (${placement} cores, ${rawFirst ? 'raw' : 'ours'} first): ${(['raw', 'ours'] as const).map((side) => `${side} ${pair[side]?.seconds.toFixed(1)} s (engine CPU ${pair[side]?.engineCpu.toFixed(1)} s, own ${pair[side]?.ownCpu.toFixed(1)} s)`).join(', ')}: ${(((pair.raw?.seconds ?? NaN) / (pair.ours?.seconds ?? NaN)) * 100).toFixed(1)} %`,
+    );
     indexed += [...rawLedgers, ...oursLedgers].reduce((n, l) => n + l.transactions.length, 0);
   }
   return total;
@@ -563,7 +643,7 @@ async function lookups(): Promise<Record<string, Lookup>> {
 interface Row {
   size: number;
   ingest: { seconds: number; transactions: number; documents: number };
-  samples: Partial<Record<Placement, { raw: number; ours: number }>>;
+  samples: Partial<Record<Placement, SampleCost>>;
   disk: Awaited<ReturnType<typeof disk>>;
   incremental: Record<JobName, number>;
   full: Record<JobName, number>;
@@ -582,7 +662,7 @@ try {
     for (const placement of placements) samples[placement] = await sampleRatio(SAMPLE, placement);
     const step = await ingest(size - INCREMENTS * INCREMENT - indexed);
     console.log(
-      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; samples of ${SAMPLE} (two pairs, each order once): ${placements.map((p) => `${p} cores raw ${samples[p]?.raw.toFixed(1)} s, ours ${samples[p]?.ours.toFixed(1)} s`).join('; ')}`,
+      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; samples of ${SAMPLE} (two pairs, each order once): ${placements.map((p) => `${p} cores raw ${samples[p]?.raw.seconds.toFixed(1)} s, ours ${samples[p]?.ours.seconds.toFixed(1)} s (engine CPU ${samples[p]?.raw.engineCpu.toFixed(1)} s and ${samples[p]?.ours.engineCpu.toFixed(1)} s)`).join('; ')}`,
     );
     await jobs(false); // up to date before the measured increments
     const runs: Record<JobName, number>[] = [];
@@ -653,7 +733,8 @@ try {
     line(
       `sample, ${placement} cores: ours / raw _bulk`,
       rows.map(
-        (r) => `${(((r.samples[placement]?.raw ?? NaN) / (r.samples[placement]?.ours ?? NaN)) * 100).toFixed(0)} %`,
+        (r) =>
+          `${(((r.samples[placement]?.raw.seconds ?? NaN) / (r.samples[placement]?.ours.seconds ?? NaN)) * 100).toFixed(0)} %`,
       ),
     );
   line(
