@@ -341,6 +341,81 @@ export async function rawBulkBodies(
   return { bodies, documents };
 }
 
+/** What the engine did for some indices, summed over primaries and replicas (their statistics). */
+export interface EngineWork {
+  refreshes: number;
+  /** Refreshes that made documents visible to searches (scheduled or asked); the rest are the engine's own (realtime gets). */
+  externalRefreshes: number;
+  gets: number;
+  indexOps: number;
+  deletes: number;
+  merges: number;
+  mergeMs: number;
+  flushes: number;
+}
+
+const noWork = (): EngineWork => ({
+  refreshes: 0,
+  externalRefreshes: 0,
+  gets: 0,
+  indexOps: 0,
+  deletes: 0,
+  merges: 0,
+  mergeMs: 0,
+  flushes: 0,
+});
+
+/**
+ * The engine's work on a prefix's indices by index kind (a range index counts as its kind), from
+ * their statistics: read before and after a run, the difference is what the run cost the engine.
+ */
+export async function engineWork(client: Client, naming: IndexNaming): Promise<Map<string, EngineWork>> {
+  const stats = await client.indices.stats({
+    index: `${naming.prefix}-*`,
+    metric: ['refresh', 'get', 'indexing', 'merge', 'flush'],
+    level: 'indices',
+  });
+  const work = new Map<string, EngineWork>();
+  for (const [name, index] of Object.entries(stats.indices ?? {})) {
+    // prefix-kind, or prefix-kind-<first ledger>-g<generation> for a range index.
+    const kind = name.slice(naming.prefix.length + 1).replace(/-\d+-g\d+$/, '');
+    const total = index.total ?? {};
+    const into = work.get(kind) ?? noWork();
+    into.refreshes += total.refresh?.total ?? 0;
+    into.externalRefreshes += total.refresh?.external_total ?? 0;
+    into.gets += total.get?.total ?? 0;
+    into.indexOps += total.indexing?.index_total ?? 0;
+    into.deletes += total.indexing?.delete_total ?? 0;
+    into.merges += total.merges?.total ?? 0;
+    into.mergeMs += total.merges?.total_time_in_millis ?? 0;
+    into.flushes += total.flush?.total ?? 0;
+    work.set(kind, into);
+  }
+  return work;
+}
+
+/** The work of every kind together. */
+export function workSum(works: Iterable<EngineWork>): EngineWork {
+  const sum = noWork();
+  for (const work of works) for (const key of Object.keys(sum) as (keyof EngineWork)[]) sum[key] += work[key];
+  return sum;
+}
+
+/** What each kind's work grew by between two readings (a kind absent before: from zero). */
+export function workSince(
+  before: ReadonlyMap<string, EngineWork>,
+  after: ReadonlyMap<string, EngineWork>,
+): Map<string, EngineWork> {
+  const since = new Map<string, EngineWork>();
+  for (const [kind, now] of after) {
+    const then = before.get(kind) ?? noWork();
+    const d = noWork();
+    for (const key of Object.keys(d) as (keyof EngineWork)[]) d[key] = now[key] - then[key];
+    since.set(kind, d);
+  }
+  return since;
+}
+
 /**
  * Sends prebuilt `_bulk` bodies with `concurrency` requests in flight (the writer's default, 2),
  * and takes the answers as the writer does: a 409 is superseded, a delete of an absent document is

@@ -28,6 +28,8 @@ import {
 import type { LedgerInput } from '@xle/documents';
 import { CheckpointStore, deriveLedgers, IngestEngine, runPipeline } from '@xle/ingester';
 import {
+  engineWork,
+  type EngineWork,
   fixtureLedgers,
   freshIndices,
   localPlacement,
@@ -35,6 +37,7 @@ import {
   type Placement,
   rawBulkBodies,
   sendRawBulk,
+  workSum,
 } from './common.js';
 
 const { numbers, strings } = numericOptions(
@@ -64,33 +67,6 @@ interface Round {
   work?: EngineWork;
 }
 
-interface EngineWork {
-  refreshes: number;
-  /** Refreshes that made documents visible to searches (scheduled or asked); the rest are the engine's own (realtime gets). */
-  externalRefreshes: number;
-  gets: number;
-  indexOps: number;
-  merges: number;
-  flushes: number;
-}
-
-/** The engine's work on a side's indices, from their stats (taken before they are deleted). */
-async function engineWork(naming: IndexNaming): Promise<EngineWork> {
-  const stats = await client.indices.stats({
-    index: `${naming.prefix}-*`,
-    metric: ['refresh', 'get', 'indexing', 'merge', 'flush'],
-  });
-  const total = stats._all.total ?? {};
-  return {
-    refreshes: total.refresh?.total ?? 0,
-    externalRefreshes: total.refresh?.external_total ?? 0,
-    gets: total.get?.total ?? 0,
-    indexOps: total.indexing?.index_total ?? 0,
-    merges: total.merges?.total ?? 0,
-    flushes: total.flush?.total ?? 0,
-  };
-}
-
 async function measure(naming: IndexNaming, work: () => Promise<number>): Promise<Round> {
   const cpu = process.cpuUsage();
   const engineBefore = local.engineCpuSeconds();
@@ -101,7 +77,7 @@ async function measure(naming: IndexNaming, work: () => Promise<number>): Promis
   const engineAfter = local.engineCpuSeconds();
   const round: Round = { seconds, documents, ownCpu: (used.user + used.system) / 1e6 };
   if (engineBefore !== undefined && engineAfter !== undefined) round.engineCpu = engineAfter - engineBefore;
-  round.work = await engineWork(naming);
+  round.work = workSum((await engineWork(client, naming)).values());
   return round;
 }
 

@@ -62,6 +62,8 @@ import {
 import { createTestValidator, makeTomlDir, syntheticLedgers } from '@xle/test-helpers';
 import {
   benchIndices,
+  engineWork,
+  type EngineWork,
   fixtureLedgers,
   freshIndices,
   mb,
@@ -73,6 +75,7 @@ import {
   sendRawBulk,
   type Latency,
   type TimedRequest,
+  workSince,
 } from './common.js';
 
 const USAGE =
@@ -243,44 +246,14 @@ interface SideCost {
 }
 type SampleCost = Record<'raw' | 'ours', SideCost>;
 
-/** The engine's work counters over the prefix's indices, summed over primaries and replicas, by index kind. */
-type Work = Map<string, { refreshes: number; gets: number; indexOps: number; deletes: number; mergeMs: number }>;
-async function engineWork(): Promise<Work> {
-  const stats = await client.indices.stats({
-    index: `${naming.prefix}-*`,
-    metric: ['refresh', 'get', 'indexing', 'merge'],
-    level: 'indices',
-  });
-  const work: Work = new Map();
-  for (const [name, index] of Object.entries(stats.indices ?? {})) {
-    // prefix-kind or prefix-kind-rNNNN: the kind, whatever range it is.
-    const kind = name.slice(naming.prefix.length + 1).replace(/-\d+-g\d+$/, '');
-    const total = index.total ?? {};
-    const into = work.get(kind) ?? { refreshes: 0, gets: 0, indexOps: 0, deletes: 0, mergeMs: 0 };
-    into.refreshes += total.refresh?.total ?? 0;
-    into.gets += total.get?.total ?? 0;
-    into.indexOps += total.indexing?.index_total ?? 0;
-    into.deletes += total.indexing?.delete_total ?? 0;
-    into.mergeMs += total.merges?.total_time_in_millis ?? 0;
-    work.set(kind, into);
-  }
-  return work;
-}
-/** What changed between two readings, as a line: per kind with any refresh, get, write or merge. */
-function workSince(before: Work, after: Work): string {
-  const parts: string[] = [];
-  for (const [kind, now] of after) {
-    const then = before.get(kind) ?? { refreshes: 0, gets: 0, indexOps: 0, deletes: 0, mergeMs: 0 };
-    const d = {
-      refreshes: now.refreshes - then.refreshes,
-      gets: now.gets - then.gets,
-      writes: now.indexOps + now.deletes - then.indexOps - then.deletes,
-      mergeS: (now.mergeMs - then.mergeMs) / 1000,
-    };
-    if (d.gets + d.writes === 0) continue;
-    parts.push(`${kind} ${d.writes}w/${d.gets}g/${d.refreshes}r/${d.mergeS.toFixed(1)}s`);
-  }
-  return parts.join(', ');
+/** Per kind that wrote or read: writes (index and delete operations) / realtime gets / refreshes / merge seconds. */
+function workLine(work: ReadonlyMap<string, EngineWork>): string {
+  return [...work]
+    .filter(([, w]) => w.indexOps + w.deletes + w.gets > 0)
+    .map(
+      ([kind, w]) => `${kind} ${w.indexOps + w.deletes}w/${w.gets}g/${w.refreshes}r/${(w.mergeMs / 1000).toFixed(1)}s`,
+    )
+    .join(', ');
 }
 
 /**
@@ -288,12 +261,12 @@ function workSince(before: Work, after: Work): string {
  * grown prefix itself (equally sized targets): raw sends the documents ours would write for its
  * sample (built before its clock starts). Two pairs, raw first then ours first, since whichever
  * runs second inherits the merges the first one's writes set off, the first side of a pair writing
- * the older ledgers; the figures are the sums over both pairs. Both run under `placement` (common.ts: shared cores, or the local engine and this
- * process apart).
+ * the older ledgers; the figures are the sums over both pairs. Both run under `placement`
+ * (common.ts: shared cores, or the local engine and this process apart).
  */
 async function sampleRatio(transactions: number, placement: Placement): Promise<SampleCost> {
   const timed = async (work: () => Promise<unknown>): Promise<SideCost> => {
-    const counters = await engineWork();
+    const counters = await engineWork(client, naming);
     const started = performance.now();
     const cpu = process.cpuUsage();
     const engineBefore = local.engineCpuSeconds() ?? NaN;
@@ -304,7 +277,9 @@ async function sampleRatio(transactions: number, placement: Placement): Promise<
       engineCpu: (local.engineCpuSeconds() ?? NaN) - engineBefore,
       ownCpu: (own.user + own.system) / 1e6,
     };
-    console.log(`    engine work (writes/gets/refreshes/merge s): ${workSince(counters, await engineWork())}`);
+    console.log(
+      `    engine work (writes/gets/refreshes/merge s): ${workLine(workSince(counters, await engineWork(client, naming)))}`,
+    );
     return cost;
   };
   const zero = (): SideCost => ({ seconds: 0, engineCpu: 0, ownCpu: 0 });
@@ -342,22 +317,17 @@ async function sampleRatio(transactions: number, placement: Placement): Promise<
         if (totals.deadLetters > 0) throw new Error(`${totals.deadLetters} dead letters`);
       });
     local.pin(placement);
-    const pair: Partial<SampleCost> = {};
+    let pair: SampleCost;
     try {
-      if (rawFirst) {
-        pair.raw = await raw();
-        pair.ours = await ours();
-      } else {
-        pair.ours = await ours();
-        pair.raw = await raw();
-      }
+      // In the order written: a literal's properties are evaluated in turn.
+      pair = rawFirst ? { raw: await raw(), ours: await ours() } : { ours: await ours(), raw: await raw() };
     } finally {
       local.pin('shared');
     }
     add('raw', pair.raw);
     add('ours', pair.ours);
     console.log(
-      `  sample pair (${placement} cores, ${rawFirst ? 'raw' : 'ours'} first): ${(['raw', 'ours'] as const).map((side) => `${side} ${pair[side]?.seconds.toFixed(1)} s (engine CPU ${pair[side]?.engineCpu.toFixed(1)} s, own ${pair[side]?.ownCpu.toFixed(1)} s)`).join(', ')}: ${(((pair.raw?.seconds ?? NaN) / (pair.ours?.seconds ?? NaN)) * 100).toFixed(1)} %`,
+      `  sample pair (${placement} cores, ${rawFirst ? 'raw' : 'ours'} first): ${(['raw', 'ours'] as const).map((side) => `${side} ${pair[side].seconds.toFixed(1)} s (engine CPU ${pair[side].engineCpu.toFixed(1)} s, own ${pair[side].ownCpu.toFixed(1)} s)`).join(', ')}: ${((pair.raw.seconds / pair.ours.seconds) * 100).toFixed(1)} %`,
     );
     indexed += [...rawLedgers, ...oursLedgers].reduce((n, l) => n + l.transactions.length, 0);
   }
@@ -662,7 +632,7 @@ try {
     for (const placement of placements) samples[placement] = await sampleRatio(SAMPLE, placement);
     const step = await ingest(size - INCREMENTS * INCREMENT - indexed);
     console.log(
-      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; samples of ${SAMPLE} (two pairs, each order once): ${placements.map((p) => `${p} cores raw ${samples[p]?.raw.seconds.toFixed(1)} s, ours ${samples[p]?.ours.seconds.toFixed(1)} s (engine CPU ${samples[p]?.raw.engineCpu.toFixed(1)} s and ${samples[p]?.ours.engineCpu.toFixed(1)} s)`).join('; ')}`,
+      `\n${size.toLocaleString('en')}: ingested ${(indexed - stepStart).toLocaleString('en')} transactions, ${Math.round(step.transactions / step.seconds)} tx/s; samples of ${SAMPLE} (two pairs, each order once): ${placements.map((p) => `${p} cores raw ${samples[p]?.raw.seconds.toFixed(1)} s, ours ${samples[p]?.ours.seconds.toFixed(1)} s (engine CPU ${samples[p]?.raw.engineCpu.toFixed(1)} s and ${samples[p]?.ours.engineCpu.toFixed(1)} s, own CPU ${samples[p]?.raw.ownCpu.toFixed(1)} s and ${samples[p]?.ours.ownCpu.toFixed(1)} s)`).join('; ')}`,
     );
     await jobs(false); // up to date before the measured increments
     const runs: Record<JobName, number>[] = [];
