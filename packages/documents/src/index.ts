@@ -50,6 +50,7 @@ export { type LedgerInput, LedgerShapeError, normalizeLedger } from './ledger-in
 export {
   type LedgerVerification,
   checkLedgerChain,
+  encodeAsStored,
   encodeLedgerHeader,
   hashLedgerHeader,
   verifyLedger,

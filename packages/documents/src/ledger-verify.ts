@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { encode } from 'ripple-binary-codec';
+import { coreTypes, DEFAULT_DEFINITIONS, encode } from 'ripple-binary-codec';
 import { isRecord, type Json } from './json.js';
 import type { LedgerInput } from './ledger-input.js';
 
@@ -81,7 +81,69 @@ function signedFields(tx: Json): Json {
   return fields;
 }
 
+const FIELDS = DEFAULT_DEFINITIONS.field as unknown as Record<string, { type?: { name?: string } } | undefined>;
+const NEGATIVE_DROPS = /^-\d+$/;
+/** rippled's cPositive: the bit a native amount's serialized form sets when it is not negative. */
+const POSITIVE_BIT = 0x4000000000000000n;
+/** The codec's Amount type: an instance given to `encode` is written as its bytes. */
+const CodecAmount = coreTypes.Amount as unknown as new (bytes: Uint8Array) => object;
+
+/**
+ * A negative native amount as rippled serializes it (STAmount::add, src/libxrpl/protocol/STAmount.cpp:
+ * the 62-bit magnitude, with neither the "not native" bit nor cPositive set). Metadata carries such
+ * amounts (a `DeliveredAmount` of "-1" on mainnet ledger 90150378); the codec refuses them, so they
+ * are handed over already encoded. Undefined for anything else.
+ */
+function negativeDrops(value: unknown): object | undefined {
+  if (typeof value !== 'string' || !NEGATIVE_DROPS.test(value)) return undefined;
+  const magnitude = -BigInt(value);
+  if (magnitude <= 0n || magnitude >= POSITIVE_BIT) return undefined;
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, magnitude);
+  return new CodecAmount(bytes);
+}
+
+/**
+ * A copy of a transaction or its metadata ready for the codec, every amount as rippled stores it:
+ * negative native amounts become their serialized form (see negativeDrops); the rest is unchanged.
+ */
+function asStored(value: unknown, field?: string): unknown {
+  if (field !== undefined && FIELDS[field]?.type?.name === 'Amount') return negativeDrops(value) ?? value;
+  if (Array.isArray(value)) return value.map((v) => asStored(v));
+  if (!isRecord(value)) return value;
+  const out: Json = {};
+  for (const [name, inner] of Object.entries(value)) out[name] = asStored(inner, name);
+  return out;
+}
+
+/** The serialized form of a transaction's fields or of its metadata, amounts as rippled stores them. */
+export function encodeAsStored(json: Json): string {
+  return encode(asStored(json) as Json).toUpperCase();
+}
+
 type TreeCheck = { ok: true } | { ok: false; refused: string } | { ok: false; missing: string };
+
+/**
+ * rippled numbers a ledger's transactions 0, 1, 2 ... in the order it applied them
+ * (meta.TransactionIndex): the first transaction whose position is held twice or lies past the
+ * list (one is missing then), or undefined.
+ */
+function checkPositions(transactions: readonly Json[]): string | undefined {
+  const held = new Set<number>();
+  for (const tx of transactions) {
+    const position = (tx.metaData as Json).TransactionIndex;
+    if (typeof position !== 'number' || !Number.isInteger(position))
+      return `transaction ${String(tx.hash)}: its metadata has no TransactionIndex`;
+    if (held.has(position)) return `transaction ${String(tx.hash)}: position ${position} is another transaction's too`;
+    held.add(position);
+  }
+  const count = transactions.length;
+  const beyond = transactions.find((tx) => ((tx.metaData as Json).TransactionIndex as number) >= count);
+  if (beyond === undefined) return undefined;
+  let missing = 0;
+  while (held.has(missing)) missing += 1;
+  return `transaction ${String(beyond.hash)}: position ${String((beyond.metaData as Json).TransactionIndex)} of a list of ${count}: the transaction at position ${missing} is missing`;
+}
 
 /** The transaction tree (a SHAMap keyed by transaction id, each leaf tx + metadata) against its root. */
 function checkTransactions(ledger: LedgerInput): TreeCheck {
@@ -99,8 +161,8 @@ function checkTransactions(ledger: LedgerInput): TreeCheck {
     let metaBlob: string;
     try {
       const blobs = binary?.[i];
-      txBlob = (blobs?.tx_blob ?? encode(signedFields(tx))).toUpperCase();
-      metaBlob = (blobs?.meta ?? encode(tx.metaData as Json)).toUpperCase();
+      txBlob = (blobs?.tx_blob ?? encodeAsStored(signedFields(tx))).toUpperCase();
+      metaBlob = (blobs?.meta ?? encodeAsStored(tx.metaData as Json)).toUpperCase();
     } catch (error) {
       // What rippled keeps is binary; a JSON value that does not serialize cannot be the ledger's.
       return { ok: false, refused: `transaction ${String(tx.hash)} does not serialize: ${(error as Error).message}` };
@@ -114,11 +176,16 @@ function checkTransactions(ledger: LedgerInput): TreeCheck {
       return { ok: false, refused: (error as Error).message };
     }
   }
+  const misplaced = checkPositions(ledger.transactions);
+  if (misplaced !== undefined) return { ok: false, refused: misplaced };
   const computed = nodeHash(root);
   if (computed !== ledger.transaction_hash)
     return {
       ok: false,
-      refused: `the ${ledger.transactions.length} transactions hash to ${computed}, the header says transaction_hash ${ledger.transaction_hash}`,
+      refused:
+        `the ${ledger.transactions.length} transactions hash to ${computed}, the header says transaction_hash ${ledger.transaction_hash}: ` +
+        `every transaction's fields hash to its own hash and their positions run from 0 without a gap, so the metadata of ` +
+        `at least one is not what the ledger holds (the header's one hash cannot tell which)`,
     };
   return { ok: true };
 }

@@ -1,8 +1,14 @@
 import type { AddressInfo } from 'node:net';
-import { encode } from 'ripple-binary-codec';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { readFixture } from './fixtures.js';
-import { encodeLedgerHeader, hashLedgerHeader, normalizeLedger, type Json, type LedgerInput } from '@xle/documents';
+import {
+  encodeAsStored,
+  encodeLedgerHeader,
+  hashLedgerHeader,
+  normalizeLedger,
+  type Json,
+  type LedgerInput,
+} from '@xle/documents';
 
 /**
  * The recorded ledger with what old recordings lack (`parent_close_time`, `close_flags`: pre-2014
@@ -28,8 +34,8 @@ export function recoverLedgerHeader(ledger: LedgerInput): LedgerInput | undefine
 /**
  * rippled's `binary: true` answer for a recorded ledger (any shape normalizeLedger reads): the
  * header serialized (`ledger_data`), each transaction as `tx_blob` (its signed fields, without the
- * JSON-only `hash`, `metaData` and API v1 `DeliverMax`) and `meta`, both serialized with
- * ripple-binary-codec.
+ * JSON-only `hash`, `metaData` and API v1 `DeliverMax`) and `meta`, both serialized as rippled
+ * stores them (documents' encodeAsStored: negative native amounts included).
  */
 export function binaryLedgerAnswer(recorded: Json): Json {
   const ledger = normalizeLedger(recorded);
@@ -43,10 +49,10 @@ export function binaryLedgerAnswer(recorded: Json): Json {
       closed: true,
       ledger_data: header,
       transactions: ledger.transactions.map(({ hash: _hash, metaData, DeliverMax, ...fields }) => ({
-        tx_blob: encode(
+        tx_blob: encodeAsStored(
           fields.Amount === undefined && DeliverMax !== undefined ? { ...fields, Amount: DeliverMax } : fields,
         ),
-        meta: encode(metaData as Json),
+        meta: encodeAsStored(metaData as Json),
       })),
     },
     ledger_hash: ledger.ledger_hash,
