@@ -1,4 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { withNewestThreading } from '@xle/documents';
 import {
   indexName,
   MAX_NAMED_RANGES,
@@ -96,6 +97,32 @@ export class Engine {
 
   async mget<T>(kind: SingleIndexKind, ids: readonly string[]): Promise<Map<string, T>> {
     return this.read.mget<T>(this.index(kind), ids);
+  }
+
+  /** Documents of several kinds by id, in one request, each with its version (see ReadEngine.mgetVersioned). */
+  async mgetVersioned<T>(
+    docs: readonly { kind: SingleIndexKind; id: string }[],
+  ): Promise<Array<{ source: T; version: number | undefined } | undefined>> {
+    return this.read.mgetVersioned<T>(docs.map((d) => ({ index: this.index(d.kind), id: d.id })));
+  }
+
+  /**
+   * A ledger-state document with its entry's newest threading: the document (of `kind`, by `id`)
+   * and the entry's thread record (by `entryId`) read in one request, the record's PreviousTxnID /
+   * PreviousTxnLgrSeq taken when it is newer (documents' withNewestThreading).
+   */
+  async getThreaded<T extends Record<string, unknown>>(
+    kind: 'accounts' | 'objects',
+    id: string,
+    entryId: string,
+  ): Promise<T | undefined> {
+    const [doc, thread] = await this.mgetVersioned<Record<string, unknown>>([
+      { kind, id },
+      { kind: 'threads', id: entryId },
+    ]);
+    if (doc === undefined) return undefined;
+    const record = thread?.version === undefined ? undefined : { version: thread.version, doc: thread.source };
+    return withNewestThreading(doc.source, doc.version, record) as T;
   }
 
   /**

@@ -10,6 +10,7 @@ export const INDEX_KINDS = [
   'activations',
   'objects',
   'deletions',
+  'threads',
   'nfts',
   'tokens',
   'amendments',

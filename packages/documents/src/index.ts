@@ -81,6 +81,8 @@ export {
   objectDocument,
   rawEntry,
   stateChanges,
+  withNewestThreading,
+  type ThreadChange,
 } from './state.js';
 export {
   isoToRippleTime,

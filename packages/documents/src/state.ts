@@ -39,6 +39,27 @@ export interface AccountActivation {
   tx_hash: string;
 }
 
+/**
+ * A change that only threaded an entry: a ModifiedNode without FinalFields, whose sole effect is
+ * to move the entry's PreviousTxnID / PreviousTxnLgrSeq to this transaction (rippled threads the
+ * AccountRoots a transaction touches, ApplyStateTable::threadItem, src/xrpld/ledger/detail/
+ * ApplyStateTable.cpp, and old metadata, or one whose other fields did not change, lists no
+ * FinalFields). The entry's other fields are not in the metadata, so it is not a new state of
+ * the entry but a record of its newest threading: `threads` holds it at the change's version and
+ * readers take whichever of the entry and its record is newer.
+ */
+export interface ThreadChange {
+  id: string;
+  version: number;
+  doc: {
+    index: string;
+    LedgerEntryType: string;
+    PreviousTxnID: string;
+    PreviousTxnLgrSeq: number;
+    ledger_index: number;
+  };
+}
+
 export interface AccountChange {
   id: string;
   version: number;
@@ -144,19 +165,38 @@ function withCreatedDefaults(type: string, fields: Json): Json {
  * Modified nodes give the entry's new full state (NewFields / FinalFields), Deleted nodes a
  * tombstone (kept so that an older replay cannot bring the entry back). Pure.
  */
-export function stateChanges(tx: Json, ledgerIndex: number): { objects: StateChange[]; accounts: AccountChange[] } {
+export function stateChanges(
+  tx: Json,
+  ledgerIndex: number,
+): { objects: StateChange[]; accounts: AccountChange[]; threads: ThreadChange[] } {
   const meta = (isRecord(tx.metaData) ? tx.metaData : isRecord(tx.meta) ? tx.meta : {}) as Json;
   const txIndex = typeof meta.TransactionIndex === 'number' ? meta.TransactionIndex : 0;
   const version = changeVersion(ledgerIndex, txIndex);
   const hash = String(tx.hash ?? '').toUpperCase();
   const objects: StateChange[] = [];
   const accounts: AccountChange[] = [];
+  const threads: ThreadChange[] = [];
   for (const wrapper of Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as unknown[]) : []) {
     if (!isRecord(wrapper)) continue;
     const [kind, node] = Object.entries(wrapper)[0] ?? [];
     if (!isRecord(node) || typeof node.LedgerIndex !== 'string' || typeof node.LedgerEntryType !== 'string') continue;
     const type = node.LedgerEntryType;
     const raw = kind === 'CreatedNode' ? node.NewFields : node.FinalFields;
+    if (kind === 'ModifiedNode' && raw === undefined && !UNTHREADED.has(type)) {
+      const id = node.LedgerIndex.toUpperCase();
+      threads.push({
+        id,
+        version,
+        doc: {
+          index: id,
+          LedgerEntryType: type,
+          PreviousTxnID: hash,
+          PreviousTxnLgrSeq: ledgerIndex,
+          ledger_index: ledgerIndex,
+        },
+      });
+      continue;
+    }
     if (!isRecord(raw)) continue;
     const fields = kind === 'CreatedNode' ? withCreatedDefaults(type, raw) : raw;
     const deleted = kind === 'DeletedNode';
@@ -184,5 +224,30 @@ export function stateChanges(tx: Json, ledgerIndex: number): { objects: StateCha
       accounts.push(change);
     }
   }
-  return { objects, accounts };
+  return { objects, accounts, threads };
+}
+
+/**
+ * An entry's threading fields as of its newest change: its own, or those of its thread record
+ * (see ThreadChange) when the record's version is newer than the entry document's, which then
+ * was also last modified in the record's ledger (`ledger_index` of an object document,
+ * `_updated_ledger_index` of an account document). Pure; the entry is returned unchanged when the
+ * record is older or absent.
+ */
+export function withNewestThreading<T extends Json>(
+  entry: T,
+  entryVersion: number | undefined,
+  thread: { version: number; doc: Partial<ThreadChange['doc']> } | undefined,
+): T {
+  if (thread === undefined || (entryVersion !== undefined && thread.version <= entryVersion)) return entry;
+  const newer: Json = {
+    ...entry,
+    PreviousTxnID: thread.doc.PreviousTxnID,
+    PreviousTxnLgrSeq: thread.doc.PreviousTxnLgrSeq,
+  };
+  if (typeof thread.doc.ledger_index === 'number') {
+    if ('ledger_index' in entry) newer.ledger_index = thread.doc.ledger_index;
+    if ('_updated_ledger_index' in entry) newer._updated_ledger_index = thread.doc.ledger_index;
+  }
+  return newer as T;
 }

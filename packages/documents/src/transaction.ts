@@ -38,7 +38,8 @@ export type TransactionDoc = Record<string, unknown> & {
  * (API v1) or `meta`.
  */
 export function transformTransaction(tx: Json, context: TransactionContext): TransactionDoc {
-  const { metaData, meta: metaV2, ...fields } = tx;
+  const { metaData, meta: metaV2, ...given } = tx;
+  const fields = ownTransactionFields(given);
   // Shallow copies: every nested value that changes is replaced by a new object below, never
   // mutated, so the input stays untouched without the cost of a deep clone.
   const meta: Json = { ...((metaData ?? metaV2 ?? {}) as Json) };
@@ -120,6 +121,20 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
   if (context.ledgerHash !== undefined) doc.ledger_hash = context.ledgerHash;
   if (ctid !== undefined) doc.ctid = ctid;
   return doc as TransactionDoc;
+}
+
+/**
+ * A transaction's own fields, without what its source's answer wrapped around it: rippled's
+ * serialized fields are all PascalCase (definitions.json), and what a `tx` or `ledger` answer adds
+ * beside them is lowercase (`warnings`, `status`, `validated`, `inLedger`, `date`, `ledger_index`,
+ * `ledger_hash`, `ctid`, `close_time_iso`), so those are dropped, `hash` aside (the document sets
+ * its own `ledger_index`, `date`, `validated` and `ctid`). A field of an amendment newer than the
+ * codec's definitions is PascalCase too, and kept.
+ */
+export function ownTransactionFields(fields: Json): Json {
+  const own: Json = {};
+  for (const [name, value] of Object.entries(fields)) if (name === 'hash' || !/^[a-z]/.test(name)) own[name] = value;
+  return own;
 }
 
 /** Transaction fields that name an account (the transaction is filed under each in `_accounts`). */

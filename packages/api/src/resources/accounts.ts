@@ -1,4 +1,4 @@
-import { decodeAccountID } from 'xrpl';
+import { decodeAccountID, hashes } from 'xrpl';
 import { BadRequestError, ErrorCode, NotFoundError } from '@xle/core';
 import { obligationsOf, rawEntry, trustLineOf, type Json, type TrustLine } from '@xle/documents';
 import type { Engine } from '../engine.js';
@@ -36,7 +36,7 @@ const MAX_ANCESTRY = 1000;
 
 /** The live account document; 404 when the account is not in the indexed ledgers. */
 async function accountDocument(engine: Engine, account: string): Promise<Json> {
-  const doc = await engine.get<Json>('accounts', account);
+  const doc = await engine.getThreaded<Json>('accounts', account, hashes.hashAccountRoot(account));
   if (doc === undefined || doc.deleted === true)
     throw new NotFoundError(`Account ${account} is not found in the indexed ledgers.`, { account });
   return doc;

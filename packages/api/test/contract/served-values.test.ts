@@ -297,12 +297,22 @@ t.test('each account: its root as the newest metadata that touched it left it', 
   // The newest state of every AccountRoot the fixtures' metadata created or modified (deleted ones
   // left out), by ledger then transaction index: what rippled's account_info would answer there.
   const newest = new Map<string, { at: number; fields: Json; hash: string; ledger: number }>();
+  // rippled threads an entry (PreviousTxnID) to every transaction that modified it, also one whose
+  // ModifiedNode has no FinalFields (nothing else changed): the newest such change, by entry id.
+  const threaded = new Map<string, { at: number; hash: string; ledger: number }>();
   const deleted = new Set<string>();
   for (const raw of transactions) {
     const at = raw.ledgerIndex * 100_000 + Number(raw.meta.TransactionIndex);
     for (const node of (raw.meta.AffectedNodes ?? []) as Json[]) {
       const [kind, body] = Object.entries(node)[0] as [string, Node];
       if (body.LedgerEntryType !== 'AccountRoot') continue;
+      const thread = threaded.get(String(body.LedgerIndex));
+      if (kind !== 'DeletedNode' && (thread === undefined || thread.at < at))
+        threaded.set(String(body.LedgerIndex), {
+          at,
+          hash: String(raw.tx.hash).toUpperCase(),
+          ledger: raw.ledgerIndex,
+        });
       const fields = (body.FinalFields ?? body.NewFields) as Json | undefined;
       if (typeof fields?.Account !== 'string') continue; // a node that records no state
       const account = fields.Account;
@@ -322,21 +332,37 @@ t.test('each account: its root as the newest metadata that touched it left it', 
       return;
     }
     const body = answer.body as Json;
+    const thread = threaded.get(hashes.hashAccountRoot(account)) ?? state;
     const expected: Json = {
       Balance: state.fields.Balance,
       nativeBalance: String(dropsToXrp(String(state.fields.Balance))),
       Sequence: state.fields.Sequence,
       OwnerCount: state.fields.OwnerCount ?? 0,
       Flags: state.fields.Flags ?? 0,
-      // rippled threads each entry to the transaction that last changed it.
-      PreviousTxnID: state.hash,
-      PreviousTxnLgrSeq: state.ledger,
+      // rippled threads each entry to the transaction that last modified it.
+      PreviousTxnID: thread.hash,
+      PreviousTxnLgrSeq: thread.ledger,
+      previousAffectingTransactionID: thread.hash,
+      previousAffectingTransactionLedgerVersion: thread.ledger,
     };
     for (const [field, value] of Object.entries(expected))
       if (!isDeepStrictEqual(body[field], value)) wrong.push({ account, field, served: body[field], metadata: value });
   });
   t.same(wrong.slice(0, 10), [], `${wrong.length} account values differ from the metadata's newest state`);
   t.ok(accounts.length >= 400, `${accounts.length} accounts compared`);
+  const onlyThreaded = accounts.filter(
+    ([account, state]) => threaded.get(hashes.hashAccountRoot(account))?.hash !== state.hash,
+  );
+  t.ok(onlyThreaded.length >= 3, `${onlyThreaded.length} accounts whose newest change only threaded them`);
+  // The issue's case: ledgers 11119607 and 11119619 thread rnuF96W4...'s root without FinalFields.
+  const rnu = (await getJson(`${base}/account/rnuF96W4SZoCJmbHYBFoJZpR8eCaxNvekK`)).body as Json;
+  t.match(rnu, {
+    PreviousTxnID: '2C8546B84A5A234E90C33818B54D10A421B4D4568FB5957457C2B3C0C9653CE6',
+    PreviousTxnLgrSeq: 11119619,
+  });
+  const root = (await getJson(`${base}/object/${hashes.hashAccountRoot('rnuF96W4SZoCJmbHYBFoJZpR8eCaxNvekK')}`))
+    .body as Json;
+  t.match(root, { PreviousTxnLgrSeq: 11119619 }, 'its ledger object too');
   t.comment(
     `${accounts.length} accounts: Balance, XRP balance, Sequence, OwnerCount, Flags, PreviousTxnID equal the newest metadata`,
   );

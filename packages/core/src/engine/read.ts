@@ -227,6 +227,27 @@ export class ReadEngine {
   }
 
   /**
+   * Documents by id from several indices in one request, under the lookup budget, each with its
+   * version (the external version a versioned writer gave it); absent is undefined. Errors as mget.
+   */
+  async mgetVersioned<T>(
+    docs: readonly { index: string; id: string }[],
+  ): Promise<Array<{ source: T; version: number | undefined } | undefined>> {
+    if (docs.length === 0) return [];
+    const result = await this.client.mget<T>({ docs: docs.map((d) => ({ _index: d.index, _id: d.id })) }, this.lookup);
+    return result.docs.map((doc) => {
+      if ('error' in doc) {
+        const failure = new Error(
+          `mget ${doc._index} ${JSON.stringify(doc._id)}: ${doc.error.type}: ${doc.error.reason}`,
+        );
+        if (doc.error.type === 'index_not_found_exception') throw new IndexNotFoundError(failure);
+        throw isClusterWeather(doc.error.type) ? new EngineUnavailableError(failure) : failure;
+      }
+      return doc.found && doc._source !== undefined ? { source: doc._source, version: doc._version } : undefined;
+    });
+  }
+
+  /**
    * Documents by id, answered from this process's cache while younger than `ttlMs`: one batched
    * lookup of the ids not cached. With `cacheMisses`, an id found missing is not asked again
    * within that time either.

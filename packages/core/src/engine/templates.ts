@@ -104,6 +104,7 @@ const STATE_SHARDED: ReadonlySet<IndexKind> = new Set([
   'accounts',
   'activations',
   'deletions',
+  'threads',
   'nfts',
   'locators',
 ]);

@@ -1,6 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import t from 'tap';
-import { changeVersion, normalizeLedger, stateChanges, transformTransaction } from '../../src/index.js';
+import {
+  changeVersion,
+  normalizeLedger,
+  stateChanges,
+  transformTransaction,
+  withNewestThreading,
+} from '../../src/index.js';
 import { readFixture } from '@xle/test-helpers';
 
 const ledger = normalizeLedger(
@@ -106,3 +112,44 @@ function collectStateObjects(value: unknown, out: Record<string, unknown>[] = []
   }
   return out;
 }
+
+t.test('a ModifiedNode without FinalFields threads its entry, and the newer threading wins', async (t) => {
+  const threadedLedger = normalizeLedger(
+    readFixture('ledgers/historical/rippled-historical-database/ledger-11119619.json'),
+  );
+  const root = '62C6E424E3ADA427B61F46642B4C917E1EFE2C56B5598690F37FE8252F866EE8'; // rnuF96W4...'s AccountRoot; the newest of them:
+  const found = threadedLedger.transactions
+    .flatMap((tx) => stateChanges(tx, threadedLedger.ledger_index).threads.filter((c) => c.id === root))
+    .sort((a, b) => b.version - a.version);
+  t.equal(found.length, 4, 'four transactions of 11119619 thread it without FinalFields');
+  t.match(found[0], {
+    doc: {
+      index: root,
+      LedgerEntryType: 'AccountRoot',
+      PreviousTxnID: '2C8546B84A5A234E90C33818B54D10A421B4D4568FB5957457C2B3C0C9653CE6',
+      PreviousTxnLgrSeq: 11119619,
+      ledger_index: 11119619,
+    },
+  });
+  // Such a node gives no state of its own: no object or account document comes of it.
+  const tx = threadedLedger.transactions.find((x) => x.hash === found[0]?.doc.PreviousTxnID);
+  const changes = stateChanges(tx as never, threadedLedger.ledger_index);
+  t.notOk(
+    changes.objects.some((c) => c.id === root),
+    'no object write',
+  );
+  const thread = { version: found[0]?.version as number, doc: found[0]?.doc ?? {} };
+  const entry = { Account: 'r', PreviousTxnID: 'A'.repeat(64), PreviousTxnLgrSeq: 7501326, ledger_index: 7501326 };
+  t.same(withNewestThreading(entry, changeVersion(7501326, 3), thread), {
+    ...entry,
+    PreviousTxnID: '2C8546B84A5A234E90C33818B54D10A421B4D4568FB5957457C2B3C0C9653CE6',
+    PreviousTxnLgrSeq: 11119619,
+    ledger_index: 11119619,
+  });
+  t.equal(
+    withNewestThreading(entry, changeVersion(11200000, 0), thread),
+    entry,
+    'an entry changed since keeps its own',
+  );
+  t.equal(withNewestThreading(entry, changeVersion(7501326, 3), undefined), entry, 'no record: unchanged');
+});

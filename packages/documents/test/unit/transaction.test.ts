@@ -1,7 +1,8 @@
 import t from 'tap';
+import { DEFAULT_DEFINITIONS } from 'ripple-binary-codec';
 import { convertHexToString } from 'xrpl';
-import { decodeCtid, transformTransaction } from '../../src/index.js';
-import { readFixture, readFixtureLedger } from '@xle/test-helpers';
+import { decodeCtid, normalizeLedger, transformTransaction } from '../../src/index.js';
+import { listFixtureLedgers, readFixture, readFixtureLedger, readTransactionFixtures } from '@xle/test-helpers';
 
 const ledger = readFixtureLedger('ledgers/recent/ledger-83258110.expanded.json');
 const context = { ledgerIndex: Number(ledger.ledger_index), closeTime: ledger.close_time, networkId: 0 };
@@ -114,3 +115,56 @@ t.test('an empty hex field has its decoded twin too (empty); binary bytes have n
   t.equal(memo._MemoType, '', 'MemoType "" → _MemoType ""');
   t.notOk('_MemoData' in memo, 'control bytes are no text: no twin, the hex stays');
 });
+
+t.test(
+  'a transaction document holds the ledger’s fields, its derived `_` fields and nothing of its source’s answer',
+  async (t) => {
+    // What a document may hold beyond the transaction's serialized fields (ripple-binary-codec's
+    // definitions.json) and the derived fields, whose names start with `_`.
+    const EXTRA = ['hash', 'ledger_index', 'ledger_hash', 'date', 'validated', 'meta', 'ctid', 'DeliverMax'];
+    const serialized = new Set(
+      Object.entries(DEFAULT_DEFINITIONS.field)
+        .filter(([, field]) => (field as { isSerialized?: boolean }).isSerialized === true)
+        .map(([name]) => name),
+    );
+    const records = [
+      ...listFixtureLedgers().flatMap((file) => {
+        const input = normalizeLedger(readFixture(file));
+        return input.transactions.map((tx) => ({
+          file,
+          tx,
+          ledgerIndex: input.ledger_index,
+          closeTime: input.close_time,
+        }));
+      }),
+      ...readTransactionFixtures(),
+    ];
+    const foreign = new Map<string, string>();
+    let enveloped = 0;
+    for (const { file, tx, ledgerIndex, closeTime } of records) {
+      // As a `tx` answer wraps it (the explorer and xrpl.js fixtures are such answers).
+      const answer = {
+        ...tx,
+        warnings: [{ id: 1004, message: 'This is a reporting server.' }],
+        status: 'success',
+        validated: true,
+        inLedger: ledgerIndex,
+        close_time_iso: '2020-01-01T00:00:00Z',
+      };
+      for (const input of [tx, answer]) {
+        const doc = transformTransaction(input, { ledgerIndex, closeTime, networkId: 0 });
+        for (const key of Object.keys(doc))
+          if (!key.startsWith('_') && !serialized.has(key) && !EXTRA.includes(key)) foreign.set(key, file);
+      }
+      enveloped += 1;
+    }
+    t.ok(enveloped > 1300, `${enveloped} transactions, each also as a tx answer with warnings and status`);
+    t.same(Object.fromEntries(foreign), {}, 'no field beyond the ledger’s own, the derived ones and the listed extras');
+    // A field of an amendment newer than the codec's definitions is kept: it is the ledger's.
+    const future = transformTransaction(
+      { ...(docs[0] as never as Record<string, unknown>), metaData: docs[0]?.meta, NewField2027: 'kept' },
+      context,
+    );
+    t.equal((future as Record<string, unknown>).NewField2027, 'kept');
+  },
+);

@@ -13,7 +13,7 @@ import {
 import type { WriteOp } from '../writes.js';
 
 /** The indices of current state: ledger objects, accounts and NFTokens, written with external versions. */
-export type StateKind = 'objects' | 'accounts' | 'nfts' | 'deletions';
+export type StateKind = 'objects' | 'accounts' | 'nfts' | 'deletions' | 'threads';
 
 export interface BatchContext {
   /** The index a ledger-state document (or a hash's locator) is written to. */
@@ -94,6 +94,15 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
     const dated = { ...tx, _date: doc._date };
     const changes = stateChanges(dated, ledger.ledger_index);
     for (const change of changes.objects) writes.push(...objectWrites(change, ledger.ledger_index, context.index));
+    // Threading alone (no FinalFields): the entry's newest PreviousTxnID, kept beside it (ThreadChange).
+    for (const change of changes.threads)
+      writes.push({
+        index: context.index('threads'),
+        id: change.id,
+        doc: change.doc,
+        version: change.version,
+        ledgerIndex: ledger.ledger_index,
+      });
     // Only a transaction that names an NFToken can have changed one (most name none).
     for (const change of doc._nftokens === undefined ? [] : nftChanges(dated, ledger.ledger_index))
       writes.push({

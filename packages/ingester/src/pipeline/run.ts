@@ -27,6 +27,7 @@ export const LEDGER_KINDS: readonly IndexKind[] = [
   'accounts',
   'activations',
   'deletions',
+  'threads',
   'nfts',
   'dead-letters',
   'ingest-state',

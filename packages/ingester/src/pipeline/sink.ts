@@ -31,7 +31,7 @@ export class BatchSink {
     this.guards = new DeletionGuards(engine, now);
     this.watermark = new WatermarkReader(engine, now);
     this.stateIndices = new Set(
-      (['objects', 'accounts', 'nfts', 'deletions'] as const).map((kind) => engine.index(kind)),
+      (['objects', 'accounts', 'nfts', 'deletions', 'threads'] as const).map((kind) => engine.index(kind)),
     );
   }
 

@@ -329,32 +329,35 @@ t.test('live: a ledger of another chain is never yielded; following stops there 
   );
 });
 
-t.test('every real fixture ledger served in binary verifies, except the one whose tree does not reproduce', async (t) => {
-  const server = new ReplayRippled();
-  // The .binary.json file is ledger 83258110 again, in a shape the server does not record.
-  const files = listFixtureLedgers().filter((f) => !f.endsWith('.binary.json'));
-  for (const file of files) server.addLedger(readFixture(file));
-  server.validated = Math.max(...server.ledgers.keys());
-  await server.start();
-  t.teardown(() => server.stop());
-  const rippled = source(t, server.url, { attempts: 1 });
-  let verified = 0;
-  for (const file of files) {
-    const index = normalizeLedger(readFixture(file)).ledger_index;
-    if (index === 87704323) {
-      await t.rejects(rippled.fetchLedger(index), {
-        message:
-          /ledger 87704323 .* was refused 1 times: ledger 87704323: the 22 transactions hash to .*transaction_hash check/,
-      });
-      continue;
+t.test(
+  'every real fixture ledger served in binary verifies, except the one whose tree does not reproduce',
+  async (t) => {
+    const server = new ReplayRippled();
+    // The .binary.json file is ledger 83258110 again, in a shape the server does not record.
+    const files = listFixtureLedgers().filter((f) => !f.endsWith('.binary.json'));
+    for (const file of files) server.addLedger(readFixture(file));
+    server.validated = Math.max(...server.ledgers.keys());
+    await server.start();
+    t.teardown(() => server.stop());
+    const rippled = source(t, server.url, { attempts: 1 });
+    let verified = 0;
+    for (const file of files) {
+      const index = normalizeLedger(readFixture(file)).ledger_index;
+      if (index === 87704323) {
+        await t.rejects(rippled.fetchLedger(index), {
+          message:
+            /ledger 87704323 .* was refused 1 times: ledger 87704323: the 22 transactions hash to .*transaction_hash check/,
+        });
+        continue;
+      }
+      const ledger = await rippled.fetchLedger(index);
+      const expected = asServed(file);
+      t.same(transformLedger(ledger), transformLedger(expected), file);
+      verified += 1;
     }
-    const ledger = await rippled.fetchLedger(index);
-    const expected = asServed(file);
-    t.same(transformLedger(ledger), transformLedger(expected), file);
-    verified += 1;
-  }
-  t.equal(verified, 60, 'every other ledger (90150378 with its negative DeliveredAmount), old headers included');
-});
+    t.equal(verified, 60, 'every other ledger (90150378 with its negative DeliveredAmount), old headers included');
+  },
+);
 
 t.test('backfill through the pipeline indexes the same documents as the file source', async (t) => {
   const server = await replayServer(t);

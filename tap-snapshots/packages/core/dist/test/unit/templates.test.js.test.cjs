@@ -96,6 +96,10 @@ Array [
     "name": "xrpl-mainnet-sql-cursors",
   },
   Object {
+    "hash": "77f872d053b422d7",
+    "name": "xrpl-mainnet-threads",
+  },
+  Object {
     "hash": "2e8795ec5150c8b2",
     "name": "xrpl-mainnet-tokens",
   },
