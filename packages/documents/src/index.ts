@@ -105,9 +105,9 @@ export {
   type TransactionContext,
   type TransactionDoc,
   affectedAccounts,
+  isAccountIdField,
   touchedObjects,
   transformTransaction,
-  TX_ACCOUNT_FIELDS,
 } from './transaction.js';
 export { type TrustLine, obligationsOf, trustLineOf } from './trust-lines.js';
 export { addDecodedTwins } from './twins.js';

@@ -7,7 +7,12 @@ import { decodeHexText } from './hex.js';
 import { rippleTimeToIso } from './time.js';
 import { exchangesOf, tokensTouched } from './tokens.js';
 import { addDecodedTwins } from './twins.js';
+import { DEFAULT_DEFINITIONS } from 'ripple-binary-codec';
+import { encodeAccountID } from 'xrpl';
 import { isRecord, type Json } from './json.js';
+
+/** The zero AccountID: the issuer of XRP. */
+const ZERO_ACCOUNT = 'rrrrrrrrrrrrrrrrrrrrrhoLvTp';
 
 const META_AMOUNT_FIELDS = ['delivered_amount', 'DeliveredAmount'] as const;
 const MEMO_FIELDS = ['MemoType', 'MemoData', 'MemoFormat'] as const;
@@ -102,7 +107,7 @@ export function transformTransaction(tx: Json, context: TransactionContext): Tra
       : encodeCtid({ ledgerIndex: context.ledgerIndex, transactionIndex, networkId });
 
   // `doc` is this function's own copy: derived fields are added in place.
-  doc._accounts = affectedAccounts(doc, meta);
+  doc._accounts = affectedAccounts(meta);
   const touched = touchedObjects(meta);
   meta._objects = touched.ids;
   meta._types = touched.types;
@@ -137,44 +142,53 @@ export function ownTransactionFields(fields: Json): Json {
   return own;
 }
 
-/** Transaction fields that name an account (the transaction is filed under each in `_accounts`). */
-export const TX_ACCOUNT_FIELDS = [
-  'Account',
-  'Destination',
-  'Issuer',
-  'Owner',
-  'Authorize',
-  'Unauthorize',
-  'RegularKey',
-  'NFTokenMinter',
-  'Holder',
-  'Subject',
-];
-const NODE_ACCOUNT_FIELDS = ['Account', 'Destination', 'Owner', 'Issuer'];
-const ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
+const FIELDS = DEFAULT_DEFINITIONS.field as unknown as Record<string, { type?: { name?: string } } | undefined>;
+/** Whether a field holds an account (its definitions.json type is AccountID). */
+export function isAccountIdField(name: string): boolean {
+  return FIELDS[name]?.type?.name === 'AccountID';
+}
+
+/** The amount fields whose issuer rippled files a transaction under (getAffectedAccounts). */
+const ISSUER_FIELDS = new Set(['LowLimit', 'HighLimit', 'TakerPays', 'TakerGets']);
 
 /**
- * Every account a transaction touches, as rippled's account_tx sees it: the accounts named by the
- * transaction and by amounts' issuers, plus the owners of the ledger entries it created, modified
- * or deleted (including both sides of trust lines).
+ * The issuer of an MPT issuance id (192 bits: a 32-bit sequence, then the issuer's 160-bit
+ * AccountID; rippled's MPTIssue::getIssuer), or undefined when it is not one.
  */
-export function affectedAccounts(doc: Json, meta: Json): string[] {
+function mptIssuer(id: unknown): string | undefined {
+  if (typeof id !== 'string' || !/^[0-9A-Fa-f]{48}$/.test(id)) return undefined;
+  const account = Buffer.from(id.slice(8), 'hex');
+  return account.every((b) => b === 0) ? undefined : encodeAccountID(account);
+}
+
+/**
+ * The accounts rippled files a transaction under, for account_tx and account subscriptions:
+ * `TxMeta::getAffectedAccounts` (rippled src/libxrpl/protocol/TxMeta.cpp), literally. For each
+ * affected node, the fields of its NewFields (a created node) or FinalFields (a modified or
+ * deleted one), top level only: every AccountID field (definitions.json type AccountID), the
+ * issuer of LowLimit, HighLimit, TakerPays and TakerGets when it is not zero (XRP has none), and
+ * the issuer behind an MPTokenIssuanceID. Nothing of the transaction's own fields counts: an
+ * account named only there (a destination of a failed payment, the issuer of an offer that
+ * never reached the books) is not filed under. Sorted, each once. Pure.
+ */
+export function affectedAccounts(meta: Json): string[] {
   const found = new Set<string>();
-  const add = (value: unknown): void => {
-    // The same accounts recur across a transaction's nodes: test each address once.
-    if (typeof value === 'string' && !found.has(value) && ADDRESS.test(value)) found.add(value);
-  };
-  for (const field of TX_ACCOUNT_FIELDS) add(doc[field]);
-  for (const field of Object.keys(doc))
-    if (isAmountField(field) && isRecord(doc[field])) add((doc[field] as Json).issuer);
-  for (const node of Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as unknown[]) : []) {
-    if (!isRecord(node)) continue;
-    for (const inner of Object.values(node)) {
-      if (!isRecord(inner)) continue;
-      for (const part of [inner.NewFields, inner.FinalFields]) {
-        if (!isRecord(part)) continue;
-        for (const field of NODE_ACCOUNT_FIELDS) add(part[field]);
-        for (const limit of ['HighLimit', 'LowLimit']) if (isRecord(part[limit])) add((part[limit] as Json).issuer);
+  for (const wrapper of Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as unknown[]) : []) {
+    if (!isRecord(wrapper)) continue;
+    for (const [kind, node] of Object.entries(wrapper)) {
+      if (!isRecord(node)) continue;
+      const fields = kind === 'CreatedNode' ? node.NewFields : node.FinalFields;
+      if (!isRecord(fields)) continue;
+      for (const [name, value] of Object.entries(fields)) {
+        if (isAccountIdField(name)) {
+          if (typeof value === 'string' && value !== '') found.add(value);
+        } else if (ISSUER_FIELDS.has(name) && isRecord(value)) {
+          const issuer = typeof value.issuer === 'string' ? value.issuer : mptIssuer(value.mpt_issuance_id);
+          if (issuer !== undefined && issuer !== ZERO_ACCOUNT) found.add(issuer);
+        } else if (name === 'MPTokenIssuanceID') {
+          const issuer = mptIssuer(value);
+          if (issuer !== undefined) found.add(issuer);
+        }
       }
     }
   }

@@ -11,3 +11,4 @@ export * from './synthetic.js';
 export * from './api-process.js';
 export * from './shuffle.js';
 export * from './pool.js';
+export * from './raw-ledgers.js';

@@ -1,18 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import t from 'tap';
-import {
-  decode,
-  dropsToXrp,
-  getNFTokenID,
-  hashes,
-  rippleTimeToISOTime,
-  unixTimeToRippleTime,
-  type TransactionMetadata,
-} from 'xrpl';
-import { fixturesDir } from '@xle/core';
-import { listFixtureLedgers, pool } from '@xle/test-helpers';
+import { dropsToXrp, getNFTokenID, hashes, rippleTimeToISOTime, type TransactionMetadata } from 'xrpl';
+import { listFixtureLedgers, pool, readRawLedger, xrplTime, type RawTransaction } from '@xle/test-helpers';
 import { getJson, loadedIndices, serve } from '../fixtures/serve.js';
 
 /**
@@ -27,63 +16,7 @@ const base = await serve(t, target);
 
 type Json = Record<string, unknown>;
 
-interface RawTransaction {
-  file: string;
-  tx: Json;
-  meta: Json;
-  ledgerIndex: number;
-  /** XRPL epoch seconds. */
-  closeTime: number;
-  /** The instant the file gives the transaction itself, when it does (ISO 8601). */
-  date?: string;
-}
-
-/**
- * A close time in XRPL epoch seconds: rippled writes it so; the historical database's API wrote
- * Unix seconds (any value past 2^30 is one: XRPL time reaches it in 2034).
- */
-function xrplTime(value: unknown): number {
-  const seconds = Number(value);
-  return seconds >= 2 ** 30 ? unixTimeToRippleTime(seconds * 1000) : seconds;
-}
-
-interface RawLedger {
-  file: string;
-  header: Json;
-  /** The `total_coins` digits as written in the file (above 2^53: never through a JSON number). */
-  totalCoins: string;
-  transactions: RawTransaction[];
-}
-
-/** A fixture ledger as its file holds it, whatever its recorder's shape. */
-function rawLedger(file: string): RawLedger {
-  const text = readFileSync(join(fixturesDir, file), 'utf8');
-  const root = JSON.parse(text) as Json;
-  const body = ((root.result as Json | undefined)?.ledger ?? root.ledger ?? root) as Json;
-  const header = (root.header ?? body) as Json;
-  const ledgerIndex = Number(header.ledger_index);
-  const closeTime = xrplTime(header.close_time);
-  const transactions = (body.transactions as Json[]).map((entry): RawTransaction => {
-    if (typeof entry.tx_blob === 'string') {
-      // The binary rendering: decoded by xrpl.js, hashed by it.
-      const tx = decode(entry.tx_blob) as Json;
-      tx.hash = hashes.hashSignedTx(entry.tx_blob);
-      return { file, tx, meta: decode(String(entry.meta)) as Json, ledgerIndex, closeTime };
-    }
-    if (typeof entry.tx === 'object' && entry.tx !== null) {
-      // The historical database's shape: {hash, ledger_index, date, tx, meta}.
-      const tx = { ...(entry.tx as Json), hash: entry.hash };
-      const date = new Date(String(entry.date)).toISOString();
-      return { file, tx, meta: entry.meta as Json, ledgerIndex, closeTime, date };
-    }
-    const { metaData, meta, ...tx } = entry;
-    return { file, tx, meta: (metaData ?? meta) as Json, ledgerIndex, closeTime };
-  });
-  const totalCoins = /"total_coins"\s*:\s*"?(\d+)/.exec(text)?.[1] ?? '';
-  return { file, header, totalCoins, transactions };
-}
-
-const ledgers = listFixtureLedgers().map(rawLedger);
+const ledgers = listFixtureLedgers().map(readRawLedger);
 const byHash = new Map<string, RawTransaction>();
 for (const ledger of ledgers) for (const raw of ledger.transactions) byHash.set(String(raw.tx.hash).toUpperCase(), raw);
 const transactions = [...byHash.values()];

@@ -1,4 +1,4 @@
-import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, TX_ACCOUNT_FIELDS, type Json } from '@xle/documents';
+import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, isAccountIdField, type Json } from '@xle/documents';
 import type { AccountBalanceChanges } from '../model/balance-changes.js';
 import { amountView, feeText, formatChange, xrpDecimals } from '../model/format.js';
 import { isPartialPayment, transactionFlagNames } from '../model/flags.js';
@@ -63,11 +63,9 @@ const SHOWN = new Set([
   'Flags',
 ]);
 
-/**
- * Address fields of a transaction that the transactions index files it under (so their pages
- * answer), besides the sender and destination, which the page shows on their own.
- */
-const ACCOUNT_FIELDS = new Set(TX_ACCOUNT_FIELDS.filter((field) => field !== 'Account' && field !== 'Destination'));
+/** Address fields (type AccountID) of a transaction, besides the sender and destination, which the page shows on their own. */
+const isOtherAccountField = (name: string): boolean =>
+  name !== 'Account' && name !== 'Destination' && isAccountIdField(name);
 const TIME_FIELDS = new Set(['Expiration', 'CancelAfter', 'FinishAfter']);
 const TEXT_FIELDS = new Set(['Domain', 'URI', 'EmailHash']);
 
@@ -76,7 +74,7 @@ function FieldValue({ name, value, tx, ctx }: { name: string; value: unknown; tx
     const amount = amountView(value);
     if (amount !== undefined) return <Amount amount={amount} ctx={ctx} />;
   }
-  if (ACCOUNT_FIELDS.has(name) && typeof value === 'string') return <AccountLink address={value} ctx={ctx} />;
+  if (isOtherAccountField(name) && typeof value === 'string') return <AccountLink address={value} ctx={ctx} />;
   if (name === 'NFTokenID' && typeof value === 'string') return <NftLink id={value} full />;
   if (name === 'Amendment' && typeof value === 'string')
     return typeof tx.AmendmentName === 'string' ? (
