@@ -146,6 +146,62 @@ export class Engine {
   }
 
   /**
+   * A search of the activity index on the one shard that holds `key`'s documents (the index is
+   * routed by key), however many shards and ranges there are.
+   */
+  async searchActivity<T>(key: string, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
+    return this.searchIndex<T>(this.index('activity'), { ...body, routing: key });
+  }
+
+  /**
+   * Documents of a kind that grows with history, by id, each from the range its ledger names:
+   * one search of exactly those ranges (an ids query, a shard request per range; in groups of
+   * MAX_NAMED_RANGES), then a read by id (realtime) of any it did not find, which a range not
+   * refreshed since the document was written cannot see yet. A range that is not there is a 503
+   * INDEX_NOT_FOUND; what neither finds is left out of the answer (the caller says why).
+   */
+  async documentsInRanges<T>(
+    kind: RangedKind,
+    wanted: readonly { id: string; ledgerIndex: number }[],
+  ): Promise<Map<string, T>> {
+    const found = new Map<string, T>();
+    if (wanted.length === 0) return found;
+    const byRange = new Map<string, string[]>();
+    for (const { id, ledgerIndex } of wanted) {
+      const alias = rangeAlias(this.naming, kind, ledgerIndex);
+      byRange.set(alias, [...(byRange.get(alias) ?? []), id]);
+    }
+    const aliases = [...byRange.keys()];
+    const groups: string[][] = [];
+    for (let i = 0; i < aliases.length; i += MAX_NAMED_RANGES) groups.push(aliases.slice(i, i + MAX_NAMED_RANGES));
+    const answers = await Promise.all(
+      groups.map((group) => {
+        const ids = group.flatMap((alias) => byRange.get(alias) ?? []);
+        return this.searchIndex<T>(group.join(','), {
+          query: { ids: { values: ids } },
+          size: ids.length,
+          track_total_hits: false,
+          ignore_unavailable: false,
+        });
+      }),
+    );
+    for (const answer of answers)
+      for (const hit of answer.hits.hits)
+        if (hit._id !== undefined && hit._source !== undefined) found.set(hit._id, hit._source);
+    const missing = wanted.filter((w) => !found.has(w.id));
+    if (missing.length > 0) {
+      const read = await this.read.mgetVersioned<T>(
+        missing.map((m) => ({ index: rangeAlias(this.naming, kind, m.ledgerIndex), id: m.id })),
+      );
+      missing.forEach((m, i) => {
+        const doc = read[i];
+        if (doc !== undefined) found.set(m.id, doc.source);
+      });
+    }
+    return found;
+  }
+
+  /**
    * The newest documents of a kind that grows with history: `body` sorts on `ledger_index`
    * newest first and asks `size` (see searchByLedger).
    */

@@ -6,6 +6,7 @@ export const INDEX_KINDS = [
   'ledgers',
   'balance-changes',
   'locators',
+  'activity',
   'accounts',
   'activations',
   'objects',

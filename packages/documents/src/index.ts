@@ -1,3 +1,11 @@
+export {
+  activityDocuments,
+  activityId,
+  openingActivityDocument,
+  type ActivityChange,
+  type ActivityDoc,
+  type ActivitySource,
+} from './activity.js';
 // The XRPL document model: what a transaction, ledger, account and ledger-object document is,
 // built from rippled JSON by pure transforms, and the helpers both the writer (ingester) and the
 // readers (api, search, access) need. Nothing here does I/O or knows the engine.

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from '@xle/core';
+import { activityCommand } from './commands/activity.js';
 import { backfillCommand } from './commands/backfill.js';
 import { balanceChangesCommand } from './commands/balance-changes.js';
 import { fileCommand } from './commands/file.js';
@@ -24,6 +25,7 @@ runCli('pnpm ingest', [
   rangesRebuildCommand,
   locatorsCommand,
   balanceChangesCommand,
+  activityCommand,
   stateCommand,
   ...jobCommands,
   networkCommand,

@@ -133,6 +133,7 @@ export { DeletionGuards, GUARD_WINDOW_MS } from './pipeline/deletions.js';
 export { type BatchContext, type LedgerWrites, ledgerWrites, locator, newestWrites } from './pipeline/batch.js';
 export { fillLocators, type LocatorFill } from './pipeline/locators.js';
 export { BALANCE_FILL_ID, fillBalanceChanges, type BalanceFill } from './pipeline/balance-fill.js';
+export { ACTIVITY_FILL_ID, fillActivity } from './pipeline/activity-fill.js';
 export {
   addToRanges,
   type Checkpoint,

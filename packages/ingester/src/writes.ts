@@ -28,6 +28,8 @@ export interface WriteOp {
    * one is no error. `doc` is not sent.
    */
   delete?: true;
+  /** The shard routing of the document (the activity index routes by its key). */
+  routing?: string;
   /** Written, and acknowledged, before the other writes of its batch (records the others rely on). */
   first?: true;
   /** Account activation carried by this write, re-applied if a newer state already exists. */

@@ -120,13 +120,31 @@ export async function manyRangesIndices(
   return { target, real, extra, ledgers };
 }
 
+/** Shard-level operations of one index: searches' query and fetch phases, reads by id. */
+export interface ShardWork {
+  query: number;
+  fetch: number;
+  get: number;
+}
+
 /** Shard-level query, fetch and get operations per index of a test's prefix, now (from the engine's own statistics). */
-export async function shardOperations(target: TestIndices): Promise<Map<string, number>> {
+export async function shardWork(target: TestIndices): Promise<Map<string, ShardWork>> {
   const stats = await target.client.indices.stats({ index: `${target.naming.prefix}-*`, metric: ['search', 'get'] });
-  const found = new Map<string, number>();
+  const found = new Map<string, ShardWork>();
   for (const [index, s] of Object.entries(stats.indices ?? {})) {
     const total = s.total ?? {};
-    found.set(index, (total.search?.query_total ?? 0) + (total.search?.fetch_total ?? 0) + (total.get?.total ?? 0));
+    found.set(index, {
+      query: total.search?.query_total ?? 0,
+      fetch: total.search?.fetch_total ?? 0,
+      get: total.get?.total ?? 0,
+    });
   }
+  return found;
+}
+
+/** Shard-level query, fetch and get operations per index of a test's prefix, summed, now. */
+export async function shardOperations(target: TestIndices): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (const [index, w] of await shardWork(target)) found.set(index, w.query + w.fetch + w.get);
   return found;
 }

@@ -36,28 +36,6 @@ export function buildNftBurnQuery(id: string): estypes.SearchRequest {
   };
 }
 
-/**
- * One page of an NFT's history (pure): every transaction whose `_nftokens` names it (mint,
- * offers, accepts, transfers, burn, failed attempts too), oldest first unless `newestFirst`;
- * (ledger_index, TransactionIndex) is unique, so paging with search_after skips and repeats
- * nothing. Size limit + 1: the extra hit says whether a next page exists.
- */
-export function buildNftHistoryQuery(
-  id: string,
-  limit: number,
-  newestFirst: boolean,
-  after?: estypes.FieldValue[],
-): estypes.SearchRequest {
-  const order = newestFirst ? 'desc' : 'asc';
-  return {
-    query: { bool: { filter: [{ term: { _nftokens: id } }] } },
-    sort: [{ ledger_index: { order } }, { 'meta.TransactionIndex': { order } }],
-    size: limit + 1,
-    track_total_hits: false,
-    ...(after === undefined ? {} : { search_after: after }),
-  };
-}
-
 /** What /nfts lists: an issuer's NFTs, of one taxon or all, burned ones in or out. */
 export interface IssuerNftFilter {
   issuer: string;

@@ -2,14 +2,10 @@ import { NotFoundError } from '@xle/core';
 import type { Json, NftDoc } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
+import { buildNftActivityQuery } from '../queries/activity.js';
+import { transactionsOfActivity, type ActivityEntry } from './activity.js';
 import { markedPage, type PageRequest } from './pages.js';
-import {
-  buildIssuerNftsQuery,
-  buildNftBurnQuery,
-  buildNftHistoryQuery,
-  buildNftPageQuery,
-  type IssuerNftFilter,
-} from '../queries/nfts.js';
+import { buildIssuerNftsQuery, buildNftBurnQuery, buildNftPageQuery, type IssuerNftFilter } from '../queries/nfts.js';
 import { shapeBurnedNft, shapeHeldNft, shapeNftDoc, type PageToken } from '../shapers/nft.js';
 import { shapeTransactions } from '../shapers/transaction.js';
 
@@ -49,12 +45,13 @@ export async function nftHistory(
 ): Promise<Json> {
   const id = nftId.toUpperCase();
   const scope = `nft-history:${id}:${newestFirst ? 'desc' : 'asc'}`;
-  const { hits, next } = await markedPage<Json>(engine, 'transactions', scope, { limit, marker }, (after) =>
-    buildNftHistoryQuery(id, limit, newestFirst, after),
+  // The NFT's documents of the activity index (one shard), then its transactions by id.
+  const { hits, next } = await markedPage<ActivityEntry>(engine, { activity: id }, scope, { limit, marker }, (after) =>
+    buildNftActivityQuery(id, limit, newestFirst, after),
   );
   if (hits.length === 0 && marker === undefined && !(await isKnownNft(engine, id)))
     throw new NotFoundError(`NFT ${id} is not in the indexed ledgers.`, { nft_id: id });
-  const docs = hits.map((h) => h._source ?? {});
+  const docs = await transactionsOfActivity(engine, hits);
   const answer: Json = {
     nft_id: id,
     transactions: shapeTransactions(docs, await enrichTransactions(engine, docs)),

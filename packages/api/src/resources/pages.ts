@@ -9,6 +9,9 @@ export interface PageRequest {
   marker?: string | undefined;
 }
 
+/** Where a page is searched: an index kind, or one key's documents of the activity index (one shard). */
+export type PageSource = IndexKind | { activity: string };
+
 /**
  * One page of a walk in a unique sort order whose markers belong to `scope`: the marker is checked
  * (another walk's is a 400), `request(after)` asks for `limit` + 1 hits after it (the extra one
@@ -16,13 +19,18 @@ export interface PageRequest {
  */
 export async function markedPage<T>(
   engine: Engine,
-  kind: IndexKind,
+  source: PageSource,
   scope: string,
   { limit, marker }: PageRequest,
   request: (after: estypes.FieldValue[] | undefined) => estypes.SearchRequest,
 ): Promise<{ hits: estypes.SearchHit<T>[]; next?: string }> {
   const after = marker === undefined ? undefined : decodePageMarker(marker, scope);
-  const found = (await engine.search<T>(kind, request(after))).hits.hits;
+  const body = request(after);
+  const answer =
+    typeof source === 'string'
+      ? await engine.search<T>(source, body)
+      : await engine.searchActivity<T>(source.activity, body);
+  const found = answer.hits.hits;
   const hits = found.slice(0, limit);
   const last = hits[hits.length - 1];
   return found.length > limit && last?.sort !== undefined

@@ -4,7 +4,8 @@ import type { Engine } from '../engine.js';
 import { enrichTransactions } from '../enrich/transactions.js';
 import { buildOfferCreationQuery, buildTxLookup } from '../queries/lookups.js';
 import { decodeMarker } from '../queries/markers.js';
-import { buildAccountTxQuery } from '../queries/transactions.js';
+import { buildAccountActivityQuery } from '../queries/activity.js';
+import { transactionsOfActivity, type ActivityEntry } from './activity.js';
 import type { AccountTxQuery } from '../schemas/queries.js';
 import { shapeAccountTransactions } from '../shapers/account-transactions.js';
 import { shapeTransactions } from '../shapers/transaction.js';
@@ -46,20 +47,16 @@ export async function accountTransactions(engine: Engine, account: string, query
     marker?.max ?? latestLedger(engine).then((l) => l.ledger_index),
     oldestLedger(engine),
   ]);
-  // Only the ranges the page can reach: those below the marker (above it, walking forward) and
-  // at most the pinned ledger, newest (oldest) first, until the page is full.
-  const after = marker?.after?.[0];
-  const hits = await engine.searchByLedger<Json>(
-    'transactions',
-    buildAccountTxQuery(account, { ...query, limit }, max, marker?.after, marker?.closed),
-    forward
-      ? { ascending: true, lte: max, ...(after === undefined ? {} : { gte: after }) }
-      : { lte: after === undefined ? max : Math.min(after, max) },
+  // The page from the account's documents of the activity index (one shard), then its
+  // transactions by id from the ranges that hold them.
+  const found = await engine.searchActivity<ActivityEntry>(
+    account,
+    buildAccountActivityQuery(account, { ...query, limit }, max, marker?.after),
   );
-  const context = await enrichTransactions(
-    engine,
-    hits.slice(0, limit).map((h) => h._source ?? {}),
-  );
+  const activity = found.hits.hits;
+  const docs = await transactionsOfActivity(engine, activity.slice(0, limit));
+  const hits = activity.map((hit, i) => ({ _source: docs[i], sort: hit.sort }));
+  const context = await enrichTransactions(engine, docs);
   return shapeAccountTransactions({ account, limit, forward, min: Math.min(min, max), max, hits }, context);
 }
 

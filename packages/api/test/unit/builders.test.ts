@@ -2,7 +2,7 @@ import t from 'tap';
 import { BadRequestError } from '@xle/core';
 import { buildLedgerTxQuery, buildTxLookup } from '../../src/queries/lookups.js';
 import { decodeMarker, encodeMarker } from '../../src/queries/markers.js';
-import { buildAccountTxQuery } from '../../src/queries/transactions.js';
+import { buildAccountActivityQuery, buildNftActivityQuery } from '../../src/queries/activity.js';
 import { obligationsOf, trustLineOf } from '@xle/documents';
 import { accountSettings } from '../../src/shapers/account.js';
 import { shapeLedger } from '../../src/shapers/ledger.js';
@@ -11,9 +11,9 @@ import { shapeTransaction } from '../../src/shapers/transaction.js';
 const ACCOUNT = 'rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw';
 
 t.test('account transactions query', async (t) => {
-  t.matchSnapshot(buildAccountTxQuery(ACCOUNT, { limit: 20 }, 94084608), 'default: newest first, pinned range');
+  t.matchSnapshot(buildAccountActivityQuery(ACCOUNT, { limit: 20 }, 94084608), 'default: newest first, pinned range');
   t.matchSnapshot(
-    buildAccountTxQuery(
+    buildAccountActivityQuery(
       ACCOUNT,
       {
         limit: 5,
@@ -29,6 +29,8 @@ t.test('account transactions query', async (t) => {
     ),
     'every filter, oldest first',
   );
+  t.matchSnapshot(buildAccountActivityQuery(ACCOUNT, { limit: 2 }, 100, [99, 3]), 'a deep page: after the marker');
+  t.matchSnapshot(buildNftActivityQuery('00'.repeat(32), 10, true), "an NFT's history, newest first");
 });
 
 t.test('markers round-trip and are bound to their account and ordering', async (t) => {

@@ -96,8 +96,9 @@ export function layoutOf(config: Pick<Config, 'es'>): IndexLayout {
 }
 
 /**
- * The single indices that grow with the ledger: the state indices, and the locators (one small
- * document per transaction and ledger hash ever indexed, read by id).
+ * The single indices that grow with the ledger: the state indices, the locators (one small
+ * document per transaction and ledger hash ever indexed, read by id) and the activity (one per
+ * account or NFT and transaction, read by routing).
  */
 const STATE_SHARDED: ReadonlySet<IndexKind> = new Set([
   'objects',
@@ -107,6 +108,7 @@ const STATE_SHARDED: ReadonlySet<IndexKind> = new Set([
   'threads',
   'nfts',
   'locators',
+  'activity',
 ]);
 
 function layoutSettings(kind: IndexKind, layout: IndexLayout): TemplateBody {

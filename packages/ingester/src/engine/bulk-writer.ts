@@ -12,6 +12,7 @@ export type { WriteOp, WriteOptions, WriteResult };
  */
 export function bulkAction(op: WriteOp): { index: Json } | { create: Json } | { delete: Json } {
   const meta: Json = { _index: op.index, _id: op.id };
+  if (op.routing !== undefined) meta.routing = op.routing;
   if (op.range !== undefined) meta.require_alias = true;
   if (op.version !== undefined) {
     meta.version = op.version;

@@ -1,11 +1,13 @@
 import type { RangedKind } from '@xle/core';
 import {
+  activityDocuments,
   balanceChangeDocuments,
   ledgerMarkerDocument,
   nftChanges,
   stateChanges,
   transformLedger,
   transformTransaction,
+  type ActivitySource,
   type BalanceChangeSource,
   type Json,
   type LedgerInput,
@@ -17,7 +19,7 @@ export type StateKind = 'objects' | 'accounts' | 'nfts' | 'deletions' | 'threads
 
 export interface BatchContext {
   /** The index a ledger-state document (or a hash's locator) is written to. */
-  index: (kind: StateKind | 'locators') => string;
+  index: (kind: StateKind | 'locators' | 'activity') => string;
   /** The range alias a document of a kind that grows with history is written to. */
   rangeAlias: (kind: RangedKind, ledgerIndex: number) => string;
   /** The network's id for ctids, unless a transaction carries its own. */
@@ -89,13 +91,15 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
       range: { kind: 'transactions', ledgerIndex: ledger.ledger_index },
     });
     writes.push(locator(doc.hash, ledger.ledger_index, context));
-    // What each account gained or lost: written once, like the transaction (ids from its hash).
-    writes.push(...balanceChangeWrites(doc, context));
+    // What each account gained or lost, and each account's and NFT's history entry: written
+    // once, like the transaction (ids from its hash).
+    const changes = balanceChangeDocuments(doc);
+    writes.push(...balanceChangeWrites(doc, context, changes), ...activityWrites(doc, changes, context));
     const dated = { ...tx, _date: doc._date };
-    const changes = stateChanges(dated, ledger.ledger_index);
-    for (const change of changes.objects) writes.push(...objectWrites(change, ledger.ledger_index, context.index));
+    const state = stateChanges(dated, ledger.ledger_index);
+    for (const change of state.objects) writes.push(...objectWrites(change, ledger.ledger_index, context.index));
     // Threading alone (no FinalFields): the entry's newest PreviousTxnID, kept beside it (ThreadChange).
-    for (const change of changes.threads)
+    for (const change of state.threads)
       writes.push({
         index: context.index('threads'),
         id: change.id,
@@ -112,7 +116,7 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
         version: change.version,
         ledgerIndex: ledger.ledger_index,
       });
-    for (const change of changes.accounts) {
+    for (const change of state.accounts) {
       const op: WriteOp = {
         index: context.index('accounts'),
         id: change.id,
@@ -132,13 +136,37 @@ export function ledgerWrites(ledger: LedgerInput, context: BatchContext): Ledger
  * (ids from its hash), into the range of its ledger. The pipeline and `ingest balance-changes`
  * both write them so.
  */
-export function balanceChangeWrites(tx: BalanceChangeSource, context: Pick<BatchContext, 'rangeAlias'>): WriteOp[] {
-  return balanceChangeDocuments(tx).map((change) => ({
+export function balanceChangeWrites(
+  tx: BalanceChangeSource,
+  context: Pick<BatchContext, 'rangeAlias'>,
+  changes: ReturnType<typeof balanceChangeDocuments> = balanceChangeDocuments(tx),
+): WriteOp[] {
+  return changes.map((change) => ({
     index: context.rangeAlias('balance-changes', tx.ledger_index),
     id: change.id,
     doc: change.doc,
     ledgerIndex: tx.ledger_index,
     range: { kind: 'balance-changes', ledgerIndex: tx.ledger_index },
+  }));
+}
+
+/**
+ * The activity documents of one transaction (pure): one per account it is filed under and NFT it
+ * names, routed by that key, written once like the transaction (ids from its hash). The pipeline
+ * and `ingest activity` both write them so.
+ */
+export function activityWrites(
+  tx: ActivitySource,
+  changes: ReturnType<typeof balanceChangeDocuments>,
+  context: Pick<BatchContext, 'index'>,
+): WriteOp[] {
+  const index = context.index('activity');
+  return activityDocuments(tx, changes).map((entry) => ({
+    index,
+    id: entry.id,
+    routing: entry.key,
+    doc: entry.doc,
+    ledgerIndex: tx.ledger_index,
   }));
 }
 

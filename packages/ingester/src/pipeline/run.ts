@@ -23,6 +23,7 @@ export const LEDGER_KINDS: readonly IndexKind[] = [
   'transactions',
   'balance-changes',
   'locators',
+  'activity',
   'objects',
   'accounts',
   'activations',

@@ -4,6 +4,7 @@ import {
   changeVersion,
   LedgerShapeError,
   objectDocument,
+  openingActivityDocument,
   openingBalanceDocuments,
   snapshotNfts,
   type Json,
@@ -36,7 +37,7 @@ export const SNAPSHOT_TX_INDEX = 0xffff;
  */
 export function snapshotOps(
   page: StatePage,
-  index: (kind: StateKind) => string,
+  index: (kind: StateKind | 'activity') => string,
   balanceAlias?: string,
 ): { objects: WriteOp[]; accounts: WriteOp[] } {
   const version = changeVersion(page.ledger_index, SNAPSHOT_TX_INDEX);
@@ -50,7 +51,7 @@ export function snapshotOps(
       for (const nft of snapshotNfts(entry, page.ledger_index))
         objects.push({ index: index('nfts'), id: nft.NFTokenID, doc: nft, version, ledgerIndex: page.ledger_index });
     if (balanceAlias !== undefined)
-      for (const opening of openingBalanceDocuments(entry, page.ledger_index, undefined))
+      for (const opening of openingBalanceDocuments(entry, page.ledger_index, undefined)) {
         objects.push({
           index: balanceAlias,
           id: opening.id,
@@ -58,6 +59,16 @@ export function snapshotOps(
           ledgerIndex: page.ledger_index,
           range: { kind: 'balance-changes', ledgerIndex: page.ledger_index },
         });
+        // The account's history entry of it, so its balance-change pages find it (activity.ts).
+        const activity = openingActivityDocument(opening);
+        objects.push({
+          index: index('activity'),
+          id: activity.id,
+          routing: activity.key,
+          doc: activity.doc,
+          ledgerIndex: page.ledger_index,
+        });
+      }
     if (doc.LedgerEntryType === 'AccountRoot' && typeof doc.Account === 'string')
       accounts.push({
         index: index('accounts'),

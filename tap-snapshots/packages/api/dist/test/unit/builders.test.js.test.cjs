@@ -5,14 +5,107 @@
  * Make sure to inspect the output below.  Do not ignore changes!
  */
 'use strict'
-exports[`packages/api/dist/test/unit/builders.test.js > TAP > account transactions query > default: newest first, pinned range 1`] = `
+exports[`packages/api/dist/test/unit/builders.test.js > TAP > account transactions query > a deep page: after the marker 1`] = `
 Object {
+  "_source": Array [
+    "ledger_index",
+    "hash",
+  ],
   "query": Object {
     "bool": Object {
       "filter": Array [
         Object {
           "term": Object {
-            "_accounts": "rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw",
+            "key": "rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw",
+          },
+        },
+        Object {
+          "exists": Object {
+            "field": "type",
+          },
+        },
+        Object {
+          "range": Object {
+            "ledger_index": Object {
+              "lte": 100,
+            },
+          },
+        },
+      ],
+    },
+  },
+  "search_after": Array [
+    99,
+    3,
+  ],
+  "size": 3,
+  "sort": Array [
+    Object {
+      "ledger_index": Object {
+        "order": "desc",
+      },
+    },
+    Object {
+      "transaction_index": Object {
+        "order": "desc",
+      },
+    },
+  ],
+  "track_total_hits": false,
+}
+`
+
+exports[`packages/api/dist/test/unit/builders.test.js > TAP > account transactions query > an NFT's history, newest first 1`] = `
+Object {
+  "_source": Array [
+    "ledger_index",
+    "hash",
+  ],
+  "query": Object {
+    "bool": Object {
+      "filter": Array [
+        Object {
+          "term": Object {
+            "key": "0000000000000000000000000000000000000000000000000000000000000000",
+          },
+        },
+      ],
+    },
+  },
+  "size": 11,
+  "sort": Array [
+    Object {
+      "ledger_index": Object {
+        "order": "desc",
+      },
+    },
+    Object {
+      "transaction_index": Object {
+        "order": "desc",
+      },
+    },
+  ],
+  "track_total_hits": false,
+}
+`
+
+exports[`packages/api/dist/test/unit/builders.test.js > TAP > account transactions query > default: newest first, pinned range 1`] = `
+Object {
+  "_source": Array [
+    "ledger_index",
+    "hash",
+  ],
+  "query": Object {
+    "bool": Object {
+      "filter": Array [
+        Object {
+          "term": Object {
+            "key": "rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw",
+          },
+        },
+        Object {
+          "exists": Object {
+            "field": "type",
           },
         },
         Object {
@@ -33,7 +126,7 @@ Object {
       },
     },
     Object {
-      "meta.TransactionIndex": Object {
+      "transaction_index": Object {
         "order": "desc",
       },
     },
@@ -44,12 +137,21 @@ Object {
 
 exports[`packages/api/dist/test/unit/builders.test.js > TAP > account transactions query > every filter, oldest first 1`] = `
 Object {
+  "_source": Array [
+    "ledger_index",
+    "hash",
+  ],
   "query": Object {
     "bool": Object {
       "filter": Array [
         Object {
           "term": Object {
-            "_accounts": "rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw",
+            "key": "rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw",
+          },
+        },
+        Object {
+          "exists": Object {
+            "field": "type",
           },
         },
         Object {
@@ -61,96 +163,34 @@ Object {
         },
         Object {
           "term": Object {
-            "TransactionType": "Payment",
+            "type": "Payment",
           },
         },
         Object {
           "term": Object {
-            "meta.TransactionResult": "tesSUCCESS",
+            "result": "tesSUCCESS",
           },
         },
         Object {
           "range": Object {
-            "_date": Object {
+            "date": Object {
               "gte": "2020-01-01T00:00:00Z",
             },
           },
         },
         Object {
           "term": Object {
-            "DestinationTag": 7,
-          },
-        },
-        Object {
-          "bool": Object {
-            "minimum_should_match": 1,
-            "should": Array [
-              Object {
-                "term": Object {
-                  "Amount.currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "Amount._currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "SendMax.currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "SendMax._currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "TakerGets.currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "TakerGets._currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "TakerPays.currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "TakerPays._currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "LimitAmount.currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "LimitAmount._currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "meta.delivered_amount.currency": "USD",
-                },
-              },
-              Object {
-                "term": Object {
-                  "meta.delivered_amount._currency": "USD",
-                },
-              },
-            ],
+            "destination_tag": 7,
           },
         },
         Object {
           "term": Object {
-            "Destination": "rsw3nDRopQQZDrZjzawak7hDz2gLwCPszw",
+            "currencies": "USD",
+          },
+        },
+        Object {
+          "term": Object {
+            "received": true,
           },
         },
       ],
@@ -164,7 +204,7 @@ Object {
       },
     },
     Object {
-      "meta.TransactionIndex": Object {
+      "transaction_index": Object {
         "order": "asc",
       },
     },
