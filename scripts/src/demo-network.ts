@@ -17,14 +17,11 @@ import type { AddressInfo } from 'node:net';
 import { repoRoot } from '@xle/core';
 import { readFixture, ReplayRippled } from '@xle/test-helpers';
 
-/** The newest fixture ledger: the replayed server's validated ledger. */
-const NEWEST_FIXTURE_LEDGER = 94084608;
-
 const rippled = new ReplayRippled();
 await rippled.start();
-rippled.validated = NEWEST_FIXTURE_LEDGER;
-// It holds that ledger, so its server_info names the ledger's hash beside the recorded reserves.
-rippled.addLedger(readFixture(`ledgers/recent/ledger-${NEWEST_FIXTURE_LEDGER}.json`));
+// The recorded answers as they were recorded: server_info of ledger 82521701 (2023-09-13), the
+// fee answer of ledger 26575101 (2017), never relabelled with a ledger indexed here.
+rippled.recordedServerInfo = true;
 const crawl = JSON.stringify(readFixture('rpc/xrpl-dev-portal/peer-crawler.crawl.json'));
 const peer = createServer((req, res) => {
   res.writeHead(req.url === '/crawl' ? 200 : 404, { 'content-type': 'application/json' });

@@ -91,6 +91,12 @@ export class ReplayRippled {
   validatedHash: string | undefined;
   /** What server_info answers as `complete_ledgers` (default: 32570 to the validated ledger). */
   completeLedgers: string | undefined;
+  /**
+   * Answer server_info exactly as it was recorded (mainnet, ledger 82521701, 2023-09-13), for a
+   * data set of recorded answers; by default the recorded figures are answered at this server's
+   * own validated ledger, which the ingester follows.
+   */
+  recordedServerInfo = false;
   url = '';
   /** Each `ledger` answer waits this long, as a distant or busy server does. */
   ledgerDelayMs = 0;
@@ -190,6 +196,7 @@ export class ReplayRippled {
         const recorded = readFixture<{ result: { info: Json } }>(
           'rpc/xrpl-dev-portal/server_info.ws-response.json',
         ).result;
+        if (this.recordedServerInfo) return reply(recorded);
         // The recorded validated_ledger (reserves, base fee, age) at this server's validated
         // ledger: its hash when the server holds that ledger or was told it, none otherwise.
         const recordedLedger = (recorded.info.validated_ledger ?? {}) as Json;

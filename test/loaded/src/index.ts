@@ -53,17 +53,15 @@ export async function runAllJobs(target: TestIndices, tomlDir: string = makeToml
 }
 
 /**
- * The network data sets from recorded mainnet answers, replayed locally: the fee and server_info
- * snapshots (a recorded rippled at ledger 94084608) and the node crawl (a recorded /crawl answer
- * served on a local port).
+ * The network data sets from recorded mainnet answers, replayed locally as they were recorded:
+ * the fee (ledger 26575101) and server_info (ledger 82521701, 2023-09-13) snapshots, and the
+ * node crawl (a recorded /crawl answer served on a local port).
  */
 export async function loadNetworkData(engine: IngestEngine): Promise<void> {
   const logger = createLogger('test', 'silent');
   const rippled = new ReplayRippled();
   await rippled.start();
-  rippled.validated = 94084608;
-  // It holds that ledger, so its server_info names the ledger's hash beside the recorded reserves.
-  rippled.addLedger(readFixture('ledgers/recent/ledger-94084608.json'));
+  rippled.recordedServerInfo = true;
   const source = new RippledSource({ url: rippled.url, logger, attempts: 1 });
   await snapshotNetwork(engine, source, rippled.url);
   await source.close();

@@ -1,5 +1,5 @@
 import { NotFoundError } from '@xle/core';
-import { VALIDATORS_JOB, type Json } from '@xle/documents';
+import { rippleTimeToIso, VALIDATORS_JOB, type Json } from '@xle/documents';
 import { dataNotReady, readJobRun } from '../data-set-gate.js';
 import { latestLedger, oldestLedger } from './ledgers.js';
 import type { Engine } from '../engine.js';
@@ -14,7 +14,15 @@ import {
   buildVersionsQuery,
   buildWellKnownNamesQuery,
 } from '../queries/data-sets.js';
-import { shapeAmendment, shapeBalances, shapeFacts, shapeMetrics, shapeServerVersions } from '../shapers/data-sets.js';
+import {
+  shapeAmendment,
+  shapeBalances,
+  shapeFacts,
+  shapeMetrics,
+  shapeServerVersions,
+  shapeSnapshot,
+  type NetworkSnapshot,
+} from '../shapers/data-sets.js';
 
 /** The gates of derived data sets (their routes declare them; the website's pages check them too). */
 export const NETWORK_DATA_SET = { job: 'network' } as const;
@@ -91,16 +99,24 @@ export async function balances(engine: Engine, limit: number, offset: number): P
   );
 }
 
-/** The newest snapshot of one kind of rippled answer; DATA_NOT_READY when the job took none of that kind yet. */
-export async function latestSnapshot(
-  engine: Engine,
-  kind: 'fee' | 'server_info',
-): Promise<{ payload: Json; taken_at: string; ledger_index: number }> {
-  const [snapshot] = await sources<{ payload: Json; taken_at: string; ledger_index: number }>(
-    engine,
-    'network',
-    buildLatestSnapshotQuery(kind),
+/**
+ * The time of the ledger a snapshot describes: the answer's own, else the ledger's close time
+ * when this service has indexed that ledger (one read by id), else null.
+ */
+async function snapshotTime(engine: Engine, snapshot: NetworkSnapshot): Promise<string | null> {
+  if (snapshot.answered_at !== undefined) return snapshot.answered_at;
+  if (snapshot.ledger_index <= 0) return null;
+  const ledger = await engine.getInRange<{ close_time?: number }>(
+    'ledgers',
+    snapshot.ledger_index,
+    String(snapshot.ledger_index),
   );
+  return typeof ledger?.close_time === 'number' ? rippleTimeToIso(ledger.close_time) : null;
+}
+
+/** The newest snapshot of one kind of rippled answer; DATA_NOT_READY when the job took none of that kind yet. */
+export async function latestSnapshot(engine: Engine, kind: 'fee' | 'server_info'): Promise<NetworkSnapshot> {
+  const [snapshot] = await sources<NetworkSnapshot>(engine, 'network', buildLatestSnapshotQuery(kind));
   if (snapshot === undefined) throw dataNotReady(NETWORK_DATA_SET, `/network/${kind}`);
   return snapshot;
 }
@@ -119,7 +135,7 @@ export async function networkFee(engine: Engine): Promise<Json> {
   const [snapshot, indexed] = await Promise.all([latestSnapshot(engine, 'fee'), indexedSpan(engine)]);
   return {
     ...snapshot.payload,
-    snapshot: { taken_at: snapshot.taken_at, ledger_index: snapshot.ledger_index },
+    snapshot: shapeSnapshot(snapshot, await snapshotTime(engine, snapshot)),
     indexed,
   };
 }
@@ -129,7 +145,7 @@ export async function serverInfo(engine: Engine): Promise<Json> {
   const [snapshot, indexed] = await Promise.all([latestSnapshot(engine, 'server_info'), indexedSpan(engine)]);
   return {
     info: snapshot.payload.info ?? {},
-    snapshot: { taken_at: snapshot.taken_at, ledger_index: snapshot.ledger_index },
+    snapshot: shapeSnapshot(snapshot, await snapshotTime(engine, snapshot)),
     indexed,
   };
 }

@@ -61,3 +61,26 @@ export function shapeMetrics(metricId: string, records: readonly { date?: string
 export function shapeServerVersions(sources: readonly (readonly string[])[]): string[] {
   return [...new Set(sources.flat())].sort(compareVersionsDesc);
 }
+
+/** A stored rippled answer: the answer, the ledger it describes, its own time, when it was taken and from where. */
+export interface NetworkSnapshot {
+  payload: Json;
+  taken_at: string;
+  ledger_index: number;
+  answered_at?: string;
+  server?: string;
+}
+
+/**
+ * What a snapshot says of itself, beside the answer (pure): the ledger it describes and that
+ * ledger's time (`ledgerTime`: the answer's own, or the ledger's close time; null when neither is
+ * known), when this service took it and from which server.
+ */
+export function shapeSnapshot(snapshot: NetworkSnapshot, ledgerTime: string | null): Json {
+  return {
+    ledger_index: snapshot.ledger_index,
+    ledger_time: ledgerTime,
+    taken_at: snapshot.taken_at,
+    ...(snapshot.server === undefined ? {} : { server: snapshot.server }),
+  };
+}

@@ -263,12 +263,11 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
     t.match(await getJson(`${url}/balances?limit=10001`), { status: 400 });
   });
 
-  t.test('network: snapshots of a rippled replaying recorded mainnet answers', async (t) => {
+  t.test('network: snapshots of recorded mainnet answers keep their own ledger and time', async (t) => {
     t.match(await getJson(`${url}/network/fee`), { status: 503, body: { error: { code: 'DATA_NOT_READY' } } });
     const rippled = new ReplayRippled();
     await rippled.start();
-    rippled.validated = 94084608;
-    rippled.addLedger(readFixture('ledgers/recent/ledger-94084608.json'));
+    rippled.recordedServerInfo = true;
     const source = new RippledSource({ url: rippled.url, logger: createLogger('test', 'silent'), attempts: 1 });
     t.teardown(async () => {
       await source.close();
@@ -277,7 +276,7 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
     const taken = await snapshotNetwork(engineOf(target), source, rippled.url);
     t.same(
       taken.map((s) => s._id),
-      ['fee.26575101', 'server_info.94084608'],
+      ['fee.26575101', 'server_info.82521701'],
     );
     const fresh = await serve(t, target);
     const recordedFee = readFixture<{ examples: { method: string; response: { result: unknown } }[] }>(
@@ -292,24 +291,40 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       ledger_index_min: Math.min(...indexedLedgers),
       ledger_index_max: Math.max(...indexedLedgers),
     };
-    t.match(feeSnapshot, { taken_at: /^\d{4}-\d\d-\d\dT/, ledger_index: 26575101 });
+    // The fee answer gives no time and its ledger is not indexed here: its time is not known.
+    t.same(feeSnapshot, {
+      ledger_index: 26575101,
+      ledger_time: null,
+      taken_at: (feeSnapshot as { taken_at: string }).taken_at,
+      server: rippled.url,
+    });
+    t.match(feeSnapshot, { taken_at: /^\d{4}-\d\d-\d\dT/ });
     t.same(feeIndexed, indexedSpan, 'what this service has indexed, beside the server’s open ledger');
     const info = (await getJson(`${fresh}/network/server_info`)).body as Record<string, unknown>;
-    t.same(info.snapshot, { taken_at: (feeSnapshot as { taken_at: string }).taken_at, ledger_index: 94084608 });
+    // server_info as recorded: its own validated ledger and the server's clock when it answered,
+    // though this service has indexed newer ledgers (94084608) since.
+    t.same(info.snapshot, {
+      ledger_index: 82521701,
+      ledger_time: '2023-09-13T22:08:48.000Z',
+      taken_at: (feeSnapshot as { taken_at: string }).taken_at,
+      server: rippled.url,
+    });
     t.same(info.indexed, indexedSpan);
     t.match(info, {
       info: {
         build_version: '1.12.0',
-        // The recorded reserves and base fee, at the validated ledger, with that ledger's hash.
+        // The recorded reserves and base fee, at the recorded ledger, with its hash.
         validated_ledger: {
-          seq: 94084608,
-          hash: '576A59C1EA928637915556DBF2BF9F6CC7ADAC942EAA6706BA91BB35751140A5',
+          seq: 82521701,
+          hash: '5825332DC66029ECCD896CACB3BBB79E4F5372A8DCA91AA2874A1A1A87B79F84',
           base_fee_xrp: 0.00001,
           reserve_base_xrp: 10,
           reserve_inc_xrp: 2,
           age: 4,
         },
         peers: 22,
+        complete_ledgers: '32570-82521701',
+        time: '2023-Sep-13 22:08:48.097189 UTC',
       },
     });
     t.same((await getJson(`${fresh}/network/server_versions`)).body, ['1.12.0']);

@@ -150,3 +150,16 @@ export function formatScore(value: unknown): string {
   const number = decimal(value);
   return number === undefined ? '' : number.toFixed(3);
 }
+
+/**
+ * Where a recorded rippled answer's figures come from, for people (pure): the command, the ledger
+ * the answer describes and that ledger's time (or that it is not known), e.g. "rippled's
+ * server_info of ledger 82,521,701 (2023-09-13 22:08:48 UTC)". Undefined without a snapshot.
+ */
+export function answerSource(command: string, snapshot: unknown): string | undefined {
+  if (typeof snapshot !== 'object' || snapshot === null) return undefined;
+  const { ledger_index: ledger, ledger_time: time } = snapshot as { ledger_index?: unknown; ledger_time?: unknown };
+  if (typeof ledger !== 'number') return undefined;
+  const when = typeof time === 'string' ? formatTime(time) : 'its time not known';
+  return `rippled’s ${command} of ledger ${formatCount(ledger)} (${when})`;
+}

@@ -2,7 +2,7 @@ import type { Json } from '@xle/documents';
 import type { Engine } from '@xle/api/engine';
 import { serverInfo } from '@xle/api/resources/data-sets';
 import { ledgerObject } from '@xle/api/resources/objects';
-import { xrpOfDrops } from '../model/format.js';
+import { answerSource, xrpOfDrops } from '../model/format.js';
 import { optional } from './common.js';
 
 /** The network's account reserves, in XRP, and where they were read. */
@@ -18,7 +18,8 @@ const drops = (value: unknown): string | undefined =>
 /**
  * The reserves in force: the FeeSettings ledger entry when the indexed state holds it (its
  * XRPFees fields, or the older ReserveBase / ReserveIncrement), else the newest server_info
- * snapshot's validated ledger; undefined when neither says.
+ * snapshot's validated ledger, named with that answer's own ledger and time (a recorded answer is
+ * not the network today); undefined when neither says.
  */
 export async function networkReserves(engine: Engine): Promise<Reserves | undefined> {
   const [settings, server] = await Promise.all([
@@ -37,11 +38,8 @@ export async function networkReserves(engine: Engine): Promise<Reserves | undefi
   const validated = ((server?.info as Json | undefined)?.validated_ledger ?? undefined) as Json | undefined;
   const baseXrp = validated?.reserve_base_xrp;
   const incrementXrp = validated?.reserve_inc_xrp;
-  if (typeof baseXrp === 'number' && typeof incrementXrp === 'number')
-    return {
-      base: String(baseXrp),
-      increment: String(incrementXrp),
-      source: `rippled's server_info of ledger ${String(validated?.seq)}`,
-    };
+  const source = answerSource('server_info', server?.snapshot);
+  if (typeof baseXrp === 'number' && typeof incrementXrp === 'number' && source !== undefined)
+    return { base: String(baseXrp), increment: String(incrementXrp), source };
   return undefined;
 }

@@ -1,5 +1,5 @@
 import type { Json } from '@xle/documents';
-import { formatCount, formatValue, xrpOfDrops } from '../model/format.js';
+import { answerSource, formatCount, formatValue, xrpOfDrops } from '../model/format.js';
 import { DailyBars, DailyLine, StackedDailyBars, type DayValue, type DayValues } from './charts.js';
 import { Layout, type SiteChrome } from './layout.js';
 import { Empty, Facts, LedgerLink, Section, Table, Time } from './parts.js';
@@ -101,6 +101,9 @@ export function HomePage({ chrome, props }: { chrome: SiteChrome; props: HomePro
                 typeof info?.validation_quorum === 'number' ? info.validation_quorum : undefined,
               ),
               figure('Peers', typeof info?.peers === 'number' ? info.peers : undefined),
+              // Recorded answers say which ledger and time their figures are of.
+              figure('Fee figures from', answerSource('fee', props.fee?.snapshot)),
+              figure('Server figures from', answerSource('server_info', props.server?.snapshot)),
             ]}
           />
         </Section>

@@ -276,6 +276,12 @@ t.test('home: the newest ledgers and the network figures as the API answers them
   t.equal(number(await rows.first().locator('td').nth(2).innerText()), String(list[0]?.tx_count));
   t.equal(number(await fact(visit.page, 'XRP in existence')), xrp.total_supply);
   t.equal(await visit.page.locator('svg.chart[role="img"]').count(), 4, 'four daily charts');
+  // The recorded answers say which ledger and time their figures are of, never the newest indexed one.
+  t.equal(await fact(visit.page, 'Fee figures from'), 'rippled’s fee of ledger 26,575,101 (its time not known)');
+  t.equal(
+    await fact(visit.page, 'Server figures from'),
+    'rippled’s server_info of ledger 82,521,701 (2023-09-13 22:08:48 UTC)',
+  );
   await audit(t, visit, 'home');
 });
 
@@ -294,6 +300,11 @@ t.test('account: balance, holdings, offers and transactions, with paging and fil
   t.equal(number(await fact(page, 'Balance')), String(info.nativeBalance));
   t.equal(await fact(page, 'Owned objects'), String(info.OwnerCount));
   t.equal(await fact(page, 'Sequence'), String(info.Sequence));
+  // No FeeSettings entry is indexed: the reserve is the recorded server_info's, named with its ledger and date.
+  t.match(
+    await fact(page, 'Reserve'),
+    /XRP base \+ \d+ × 2 XRP per owned object, from rippled’s server_info of ledger 82,521,701 \(2023-09-13 22:08:48 UTC\)\)$/,
+  );
   t.equal(await page.locator('section[aria-labelledby="orders-h"] tbody tr').count(), orders.length);
   t.equal(
     await page.locator('[aria-label="Trust lines"] tbody tr').count(),

@@ -1,6 +1,7 @@
 import t from 'tap';
 import {
   amountText,
+  answerSource,
   amountView,
   feeText,
   formatChange,
@@ -65,4 +66,16 @@ t.test('hashes, times and JSON for reading', async (t) => {
     prettyJson({ total_coins: 99986441776131104n, n: 'x' }),
     '{\n  "total_coins": 99986441776131104,\n  "n": "x"\n}',
   );
+});
+
+t.test('a recorded answer is named with its own ledger and time', async (t) => {
+  t.equal(
+    answerSource('server_info', { ledger_index: 82521701, ledger_time: '2023-09-13T22:08:48.000Z', taken_at: 'x' }),
+    'rippled’s server_info of ledger 82,521,701 (2023-09-13 22:08:48 UTC)',
+  );
+  t.equal(
+    answerSource('fee', { ledger_index: 26575101, ledger_time: null }),
+    'rippled’s fee of ledger 26,575,101 (its time not known)',
+  );
+  t.equal(answerSource('fee', undefined), undefined);
 });

@@ -200,10 +200,18 @@ export const Balances = Type.Array(BalanceEntry, {
 /** Where a network answer comes from, and what this service has indexed beside it. */
 const SnapshotOf = OpenObject(
   {
+    ledger_index: Type.Integer({
+      minimum: 0,
+      description: 'The ledger the answer describes (its own, never relabelled).',
+    }),
+    ledger_time: Type.Union([IsoDate, Type.Null()], {
+      description:
+        'That ledger’s time: the answer’s own (server_info’s `time`), else the ledger’s close time when this service has indexed it; null when neither is known.',
+    }),
     taken_at: IsoDate,
-    ledger_index: Type.Integer({ minimum: 0, description: 'The ledger the answer describes.' }),
+    server: Type.Optional(Type.String({ description: 'The server this service asked.' })),
   },
-  'When this service took the rippled answer above: its ledger fields (`ledger_current_index`, `complete_ledgers`, `validated_ledger`) are that server’s at that time, not this service’s.',
+  'Which rippled answer the fields above are, and when this service took it: its ledger fields (`ledger_current_index`, `complete_ledgers`, `validated_ledger`) are that server’s at that ledger and time, not this service’s (see `indexed`).',
 );
 const IndexedSpan = OpenObject(
   {
