@@ -173,6 +173,13 @@ export const ConfigSchema = Type.Object(
               "The network's first ledger (default on mainnet 32570, the oldest any server holds; unset elsewhere). Once the indexed history runs without a gap from it, `pnpm ingest jobs` prunes the deletion guards behind that point and writers skip ledger state there.",
           }),
         ),
+        jobsIntervalS: Type.Integer({
+          default: 300,
+          minimum: 0,
+          maximum: 86400,
+          description:
+            'How often `pnpm ingest live` checks whether the derived data sets are behind what is indexed (the ledgers it writes, and those a backfill writes beneath it) and, when they are, runs `pnpm ingest jobs` itself, each job reading only what changed; 0 leaves the jobs to the operator.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -419,6 +426,7 @@ export const ENV_VARS: readonly { env: string; path: readonly [string, string?] 
   { env: 'XRPL_NETWORK_ID', path: ['xrpl', 'networkId'] },
   { env: 'XRPL_HISTORY_START', path: ['xrpl', 'historyStart'] },
   { env: 'NODES_ASN_FILE', path: ['xrpl', 'asnFile'] },
+  { env: 'XRPL_JOBS_INTERVAL_S', path: ['xrpl', 'jobsIntervalS'] },
   { env: 'API_HOST', path: ['api', 'host'] },
   { env: 'API_PORT', path: ['api', 'port'] },
   { env: 'API_VALIDATE_RESPONSES', path: ['api', 'validateResponses'] },

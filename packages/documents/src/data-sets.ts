@@ -2,6 +2,7 @@
  * The derived data sets: what a job writes, what its completed run records, and the names that
  * tie a job to the routes that serve its data set.
  */
+import { subtractRanges, type LedgerRange } from './ledger-ranges.js';
 
 /** One document of a derived data set, with its deterministic id. */
 export interface DataSetDocument {
@@ -112,3 +113,41 @@ export const FACT_DESCRIPTIONS: Record<'AMM' | 'XRP', Record<string, string>> = 
     auction_slots_active: 'Pools whose auction slot is held and not expired at the newest indexed ledger.',
   },
 };
+
+/**
+ * What a ledger-derived data set covers, from its last run against what is indexed now (pure):
+ * the run recorded the ledgers it read (`detail.indexed`, every source's checkpoint ranges when it
+ * ran) and the state mark it saw (a state snapshot written outside the ledger pipeline changes
+ * it). Ledgers indexed since (newer, or older: a backfill or a file ingest below the newest) and a
+ * new state mark make it `behind`: its figures leave them out until its next run has read them,
+ * whatever its as-of ledger says. Undefined for a run that records no ledgers (the validators,
+ * network and nodes data sets, which are not computed from the ledgers).
+ */
+export interface DataSetCoverage {
+  as_of_ledger: number;
+  behind: boolean;
+  /** Ledgers indexed that the run did not read, and the first few of their ranges. */
+  unread_ledgers: number;
+  unread_ranges: LedgerRange[];
+  /** Ledger state was written outside the pipeline (a state snapshot) since the run. */
+  state_changed: boolean;
+}
+
+export function dataSetCoverage(
+  run: JobStatus,
+  indexed: readonly LedgerRange[],
+  stateMark: string | null,
+): DataSetCoverage | undefined {
+  const read = run.detail?.indexed;
+  if (!Array.isArray(read)) return undefined;
+  const unread = subtractRanges(indexed, read as LedgerRange[]);
+  const stateChanged = (run.detail?.state_mark ?? null) !== stateMark;
+  const unreadLedgers = unread.reduce((n, r) => n + r.to - r.from + 1, 0);
+  return {
+    as_of_ledger: run.ledger_index,
+    behind: unreadLedgers > 0 || stateChanged,
+    unread_ledgers: unreadLedgers,
+    unread_ranges: unread.slice(0, 10),
+    state_changed: stateChanged,
+  };
+}

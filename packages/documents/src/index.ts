@@ -39,12 +39,14 @@ export { type CtidParts, decodeCtid, encodeCtid, isCtid } from './ctid.js';
 export { decodeCurrency, isLpTokenCode, LP_TOKEN_CURRENCY } from './currency.js';
 export {
   type AsOf,
+  type DataSetCoverage,
   type DataSetDocument,
   type FactNamespace,
   type JobStatus,
   type MetricId,
   AMM_TRANSACTION_TYPES,
   bracketName,
+  dataSetCoverage,
   FACT_DESCRIPTIONS,
   FACT_NAMESPACES,
   LISTED_OBJECT_TYPES,
@@ -55,6 +57,7 @@ export {
 export { type FixedObjectName, FIXED_OBJECT_IDS, FIXED_SPACES } from './fixed-objects.js';
 export { decodeHexText } from './hex.js';
 export { type LedgerInput, LedgerShapeError, normalizeLedger } from './ledger-input.js';
+export { addToRanges, gapsOf, subtractRanges, type LedgerRange } from './ledger-ranges.js';
 export {
   type LedgerVerification,
   checkLedgerChain,

@@ -1,6 +1,6 @@
 import { NotFoundError } from '@xle/core';
 import { rippleTimeToIso, VALIDATORS_JOB, type Json } from '@xle/documents';
-import { dataNotReady, readJobRun } from '../data-set-gate.js';
+import { coverageOf, dataNotReady, readJobRun } from '../data-set-gate.js';
 import { latestLedger, oldestLedger } from './ledgers.js';
 import type { Engine } from '../engine.js';
 import { lookupLabels } from '../enrich/labels.js';
@@ -45,8 +45,10 @@ async function sources<T>(
 }
 
 /** The ledger the amendments job read the network's state at (its run record). */
-async function amendmentsAsOf(engine: Engine): Promise<number | undefined> {
-  return (await readJobRun(engine, AMENDMENTS_DATA_SET.job))?.ledger_index;
+async function amendmentsAsOf(engine: Engine): Promise<{ ledger: number; behind: boolean } | undefined> {
+  const run = await readJobRun(engine, AMENDMENTS_DATA_SET.job);
+  if (run === undefined) return undefined;
+  return { ledger: run.ledger_index, behind: (await coverageOf(engine, run))?.behind ?? false };
 }
 
 /** GET /amendments. */

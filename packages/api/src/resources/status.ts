@@ -1,7 +1,7 @@
-import type { Json, JobStatus } from '@xle/documents';
+import type { Json } from '@xle/documents';
 import { RIPPLE_EPOCH_OFFSET } from '@xle/documents';
 import type { Config } from '@xle/core';
-import { readJobRun } from '../data-set-gate.js';
+import { coverageOf, readJobRun } from '../data-set-gate.js';
 import type { Engine } from '../engine.js';
 import { buildLatestSnapshotQuery } from '../queries/data-sets.js';
 import { buildLedgerSlicesQuery, buildLedgerStatsQuery, buildWorkersQuery } from '../queries/status.js';
@@ -122,7 +122,12 @@ export async function networkStatus(
     engine.remember('status:coverage', 5_000, () => ledgerCoverage(engine)),
     latestLedgers(engine).then((l) => (l.ledgers as Json[])[0] ?? null),
     engine.search<Json>('ingest-state', buildWorkersQuery()),
-    Promise.all(jobs.map(async (job) => [job, await readJobRun(engine, job)] as const)),
+    Promise.all(
+      jobs.map(async (job) => {
+        const run = await readJobRun(engine, job);
+        return [job, run, run === undefined ? undefined : await coverageOf(engine, run)] as const;
+      }),
+    ),
   ]);
   const workers = workerHits.hits.hits.flatMap((h) => (h._source === undefined ? [] : [h._source]));
   const validated = await newestValidated(engine, workers);
@@ -152,12 +157,17 @@ export async function networkStatus(
             ...validated,
             lag_ledgers: newestIndex === null ? null : Math.max(0, validated.ledger_index - newestIndex),
           },
-    data_sets: runs.map(([job, run]: readonly [string, JobStatus | undefined]) => ({
+    data_sets: runs.map(([job, run, covers]) => ({
       name: job,
       computed: run !== undefined,
       as_of_ledger: run?.ledger_index ?? null,
       computed_at: run?.updated_at ?? null,
       age_seconds: ageSeconds(run?.updated_at, now),
+      // Computed from the ledgers: whether ledgers indexed since its run (newer or older) are left out.
+      behind: covers?.behind ?? null,
+      unread_ledgers: covers?.unread_ledgers ?? null,
+      unread_ranges: covers?.unread_ranges ?? null,
+      state_changed: covers?.state_changed ?? null,
     })),
     workers: workers.map((w) => ({
       owner: String(w.owner),

@@ -1,12 +1,15 @@
 import type { Json } from '@xle/documents';
 import { labelOf, type Label, type Labels } from './labels.js';
 
-/** The spec's Amendment: the stored document without the job's bookkeeping (pure). */
-export function shapeAmendment(doc: Json, asOfLedger?: number): Json {
+/**
+ * The spec's Amendment: the stored document without the job's bookkeeping (pure). Its status is
+ * the network's as of the newest ledger the job read, never of a later one, and `behind` says
+ * when ledgers indexed since (an enabling transaction among them, maybe) are not read yet.
+ */
+export function shapeAmendment(doc: Json, asOf?: { ledger: number; behind: boolean }): Json {
   const { updated_at: updated, ...amendment } = doc;
-  // The status is the network's as of the newest ledger the job read, never of a later one.
-  if (asOfLedger !== undefined && typeof updated === 'string')
-    amendment.as_of = { ledger_index: asOfLedger, date: updated };
+  if (asOf !== undefined && typeof updated === 'string')
+    amendment.as_of = { ledger_index: asOf.ledger, date: updated, behind: asOf.behind };
   return amendment;
 }
 

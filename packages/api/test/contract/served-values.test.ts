@@ -286,7 +286,7 @@ t.test('each account: its root as the newest metadata that touched it left it', 
   const onlyThreaded = accounts.filter(
     ([account, state]) => threaded.get(hashes.hashAccountRoot(account))?.hash !== state.hash,
   );
-  t.ok(onlyThreaded.length >= 3, `${onlyThreaded.length} accounts whose newest change only threaded them`);
+  t.ok(onlyThreaded.length >= 2, `${onlyThreaded.length} accounts whose newest change only threaded them`);
   // The issue's case: ledgers 11119607 and 11119619 thread rnuF96W4...'s root without FinalFields.
   const rnu = (await getJson(`${base}/account/rnuF96W4SZoCJmbHYBFoJZpR8eCaxNvekK`)).body as Json;
   t.match(rnu, {
@@ -295,7 +295,7 @@ t.test('each account: its root as the newest metadata that touched it left it', 
   });
   const root = (await getJson(`${base}/object/${hashes.hashAccountRoot('rnuF96W4SZoCJmbHYBFoJZpR8eCaxNvekK')}`))
     .body as Json;
-  t.match(root, { PreviousTxnLgrSeq: 11119619 }, 'its ledger object too');
+  t.match(root, { ledger_index: 11119619, node: { PreviousTxnLgrSeq: 11119619 } }, 'its ledger object too');
   t.comment(
     `${accounts.length} accounts: Balance, XRP balance, Sequence, OwnerCount, Flags, PreviousTxnID equal the newest metadata`,
   );

@@ -9,7 +9,8 @@ import { requestContext } from './request-context.js';
 
 /** Headers a browser may send to, and read from, the API (CORS). */
 const ALLOWED_HEADERS = 'Content-Type, Accept, X-Request-Id, Authorization, X-API-Key, Payment-Claim';
-const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, Cursor, X-Ledger-Index, Link';
+const EXPOSED_HEADERS =
+  'X-Request-Id, Retry-After, Cursor, X-Ledger-Index, Link, X-Data-As-Of-Ledger, X-Data-Behind, X-Data-Unread-Ledgers';
 
 /**
  * Open CORS (the API is read-only and public): every origin, and a preflight answered here with

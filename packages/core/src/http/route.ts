@@ -140,7 +140,7 @@ export function defineRoute<
 
 export interface MountOptions {
   /** Checked after validation and before the handler, for routes that declare a data set. */
-  requireDataSet?: (gate: DataSetGate, path: string) => Promise<void>;
+  requireDataSet?: (gate: DataSetGate, path: string) => Promise<Record<string, string> | void>;
   /** Check every JSON answer against the route's response schema (api.validateResponses). */
   validateResponses?: boolean;
   /** The answer cache of the routes that allow one (`answerCache`); none when undefined. */
@@ -199,7 +199,11 @@ export function mountRoutes(router: Router, routes: readonly AnyRoute[], options
         if (kept !== undefined) return sendAnswer(ctx, kept, 'json', cachePolicy(route, input as never));
       }
       // Validation first: a malformed request is a 400 whether or not the data is ready.
-      if (gate !== undefined && options.requireDataSet !== undefined) await options.requireDataSet(gate, route.path);
+      if (gate !== undefined && options.requireDataSet !== undefined) {
+        // What the data set's answer covers, as the gate says it (its as-of ledger, whether behind).
+        const covers = await options.requireDataSet(gate, route.path);
+        if (covers !== undefined) for (const [name, value] of Object.entries(covers)) ctx.set(name, value);
+      }
       const answer = await route.handler(input as never, ctx);
       if (answer === undefined) return;
       // Serialised once here (not again by Koa): the contract check reads the text sent.

@@ -1,28 +1,66 @@
-import { createProgress, defineCommand, historyStart, type Command } from '@xle/core';
-import { JOB_NAMES, runJob, type JobName } from '../jobs/run.js';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createProgress, defineCommand, historyStart, type Command, type Logger } from '@xle/core';
+import { JOB_NAMES, runJob, type JobName, type TokensJobOptions } from '../jobs/run.js';
+import { JobsLock } from '../jobs/schedule.js';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { pruneGuards } from '../pipeline/watermark.js';
 import { tokensJobOptions, withIngestEngine } from './context.js';
 
-/** Runs jobs in order, each with its progress; prints what each wrote. */
+/** How often a run waiting for the jobs lock asks again. */
+const LOCK_POLL_MS = 2000;
+
+/** Takes the jobs lock, waiting while another run (`live`'s, another operator's) holds it. */
+async function takeJobsLock(lock: JobsLock): Promise<void> {
+  let told = false;
+  while (!(await lock.acquire())) {
+    const holder = await lock.holder();
+    if (!told && holder !== undefined) {
+      console.log(
+        `waiting for the jobs run of ${holder.owner} to end (held until ${new Date(holder.expiresAt).toISOString()})`,
+      );
+      told = true;
+    }
+    await sleep(LOCK_POLL_MS);
+  }
+}
+
+/** Runs jobs in order, each with its progress, under the jobs lock; prints what each wrote. */
 function runJobs(names: readonly JobName[], refresh: readonly string[], full: boolean): Promise<number> {
   return withIngestEngine(async ({ engine, config, logger }) => {
     const tokens = tokensJobOptions(config, refresh);
-    for (const name of names) {
-      const progress = createProgress({ logger, label: name, total: 4, unit: 'steps', format: '{step}' });
-      const status = await runJob({ engine, onStep: (step, done) => progress.update(done, { step }) }, name, tokens, {
-        full,
-      });
-      progress.stop();
-      const changed = status.detail?.changed_ledgers;
-      const how = typeof changed === 'number' ? `incremental: ${changed} ledgers new since the last run` : 'full run';
-      console.log(
-        `${name}: ${status.documents} documents as of ledger ${status.ledger_index} (${status.removed} stale removed; ${how})`,
-      );
+    const lock = new JobsLock(engine, `jobs-${hostname()}-${process.pid}`);
+    await takeJobsLock(lock);
+    try {
+      await runEach(engine, names, tokens, logger, full);
+    } finally {
+      await lock.release();
     }
     if (names.length === JOB_NAMES.length) await pruneStep(engine, historyStart(config));
     return 0;
   });
+}
+
+/** Each job in order, with its progress and what it wrote. */
+async function runEach(
+  engine: IngestEngine,
+  names: readonly JobName[],
+  tokens: TokensJobOptions,
+  logger: Logger,
+  full: boolean,
+): Promise<void> {
+  for (const name of names) {
+    const progress = createProgress({ logger, label: name, total: 4, unit: 'steps', format: '{step}' });
+    const status = await runJob({ engine, onStep: (step, done) => progress.update(done, { step }) }, name, tokens, {
+      full,
+    });
+    progress.stop();
+    const changed = status.detail?.changed_ledgers;
+    const how = typeof changed === 'number' ? `incremental: ${changed} ledgers new since the last run` : 'full run';
+    console.log(
+      `${name}: ${status.documents} documents as of ledger ${status.ledger_index} (${status.removed} stale removed; ${how})`,
+    );
+  }
 }
 
 /** The pruner of deletion guards behind the history watermark (pipeline/watermark.ts), with what it did. */

@@ -35,14 +35,10 @@ import {
   type RecordedLayout,
   type SingleIndexKind,
 } from '@xle/core';
-import type { Json } from '@xle/documents';
+import type { Json, LedgerRange } from '@xle/documents';
 import { retryTransient, writeOps, type WriteOp, type WriteOptions, type WriteResult } from './bulk-writer.js';
 
-/** Ledgers from `from` to `to`, both included (a checkpoint's indexed ranges, a job's changes). */
-export interface LedgerRange {
-  from: number;
-  to: number;
-}
+export type { LedgerRange };
 
 /**
  * What a read names: a kind (its index, or for a ranged kind the alias over all its ranges), or

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createLogger, indexName } from '@xle/core';
-import { normalizeLedger, parseStatePage, type Json, type LedgerInput } from '@xle/documents';
+import { normalizeLedger, parseStatePage } from '@xle/documents';
 import {
   DEFAULT_SCORE_CONFIG,
   directoryTomlSource,
@@ -13,13 +13,14 @@ import {
   type JobName,
 } from '../../src/index.js';
 import {
+  comparableDataSet,
   createTestIndices,
   indexContent,
   listFixtureLedgers,
   makeTomlDir,
   readAllDocuments,
   readFixture,
-  readTransactionFixtures,
+  transactionLedgers,
   type TestIndices,
 } from '@xle/test-helpers';
 
@@ -32,46 +33,12 @@ const ledgers = listFixtureLedgers()
 // as a backfill of old ranges beside the live tip does.
 // Real EnableAmendment pseudo-transactions (an amendment enabled, one gaining a majority, one
 // losing it), each in a ledger of its own at its real index, spread over both halves.
-const amendmentLedgers: LedgerInput[] = readTransactionFixtures()
-  .filter((f) => f.tx.TransactionType === 'EnableAmendment')
-  .filter((f, i, all) => all.findIndex((g) => g.tx.hash === f.tx.hash) === i)
-  .map((f) => ({
-    ledger_index: f.ledgerIndex,
-    ledger_hash: String(f.ledgerIndex).padStart(64, 'A'),
-    parent_hash: String(f.ledgerIndex - 1).padStart(64, 'A'),
-    close_time: f.closeTime,
-    total_coins: '99990000000000000',
-    transactions: [f.tx],
-  }));
+const amendmentLedgers = transactionLedgers((tx) => tx.TransactionType === 'EnableAmendment');
 const first = [...ledgers.filter((_, i) => i % 2 === 0), ...amendmentLedgers.filter((_, i) => i % 2 === 0)];
 const second = [...ledgers.filter((_, i) => i % 2 === 1), ...amendmentLedgers.filter((_, i) => i % 2 === 1)];
 const INCREMENTAL: JobName[] = ['amendments', 'metrics', 'tokens'];
 
-/**
- * Wall-clock times and the as-of ledger a record was computed at say when, not what: left out.
- * A token's supply is the engine's double-precision sum of its trust lines, whose last digits
- * depend on the order the engine adds them in (its segments differ between two indices built in
- * different batches): compared to 12 significant digits.
- */
-const computed = (source: Json | undefined): unknown => {
-  if (source === undefined) return source;
-  const { computed_at: _computed, ledger_index: _ledger, _toml, ...rest } = source;
-  const digits = (n: unknown): unknown =>
-    typeof n === 'number' ? Number(n.toPrecision(12)) : Number(Number(n).toPrecision(12));
-  if (rest.supply !== undefined) {
-    rest.supply = digits(rest.supply);
-    rest.marketcap = digits(rest.marketcap);
-    const metrics = rest.metrics as Json;
-    rest.metrics = { ...metrics, supply: digits(metrics.supply), marketcap: digits(metrics.marketcap) };
-  }
-  if (_toml === undefined) return rest;
-  const toml = _toml as Json;
-  // When a toml file was read is wall-clock time.
-  return {
-    ...rest,
-    _toml: { ...toml, fetched_at: 'omitted', data_fetched_at: toml.data_fetched_at === null ? null : 'omitted' },
-  };
-};
+const computed = comparableDataSet;
 
 const engineOf = (target: TestIndices) => new IngestEngine(target.client, target.naming, logger);
 const run = (target: TestIndices, name: JobName, full = false) =>

@@ -62,6 +62,12 @@ export const Amendment = OpenObject(
         {
           ledger_index: Type.Integer({ minimum: 0, description: 'The newest indexed ledger the status was read at.' }),
           date: IsoDate,
+          behind: Type.Optional(
+            Type.Boolean({
+              description:
+                'True while ledgers indexed since that read (newer, or older ones added below) are not read yet: an amendment enabled in one of them is not shown enabled until the next run.',
+            }),
+          ),
         },
         'The ledger this status is as of: an amendment enabled after it is not enabled here.',
       ),

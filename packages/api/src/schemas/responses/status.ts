@@ -74,8 +74,27 @@ const NetworkStatus = OpenObject(
           as_of_ledger: Nullable(UInt('Newest ledger its last run read.'), 'Null before its first run.'),
           computed_at: Nullable(IsoDate, 'When its last run completed.'),
           age_seconds: Nullable(UInt('Seconds since then.'), 'Null before its first run.'),
+          behind: Nullable(
+            Type.Boolean({
+              description:
+                'True while ledgers indexed since its last run (newer ones, or older ones a backfill or file ingest added below) or a state snapshot are not in it: its figures leave them out until the next run of `pnpm ingest jobs` (or `live`, which runs it) has read them.',
+            }),
+            'Null for a data set not computed from the ledgers (validators, network, nodes) and before its first run.',
+          ),
+          unread_ledgers: Nullable(UInt('Indexed ledgers its last run did not read.'), 'Null as `behind`.'),
+          unread_ranges: Nullable(
+            Type.Array(
+              Type.Object({ from: UInt('First ledger.'), to: UInt('Last ledger.') }, { additionalProperties: false }),
+              { description: 'The first ten ranges of those ledgers.' },
+            ),
+            'Null as `behind`.',
+          ),
+          state_changed: Nullable(
+            Type.Boolean({ description: 'A state snapshot was written since its last run.' }),
+            'Null as `behind`.',
+          ),
         },
-        'A derived data set.',
+        'A derived data set: what its last run read, and whether anything indexed since is not in it.',
       ),
       { description: 'Every derived data set a route serves.' },
     ),
