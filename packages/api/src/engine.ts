@@ -368,6 +368,22 @@ export class Engine {
     return this.read.mgetCached<T>(this.index(kind), ids, ttlMs, options);
   }
 
+  /** The last ledger of the range of a kind that grows with history that holds `ledgerIndex`. */
+  rangeLast(ledgerIndex: number): number {
+    return rangeLast(this.naming, ledgerIndex);
+  }
+
+  /** What `load` answers for `key` among the values called `name` (for this network), kept `ttlMs` unless `keep` refuses it. */
+  rememberIn<T>(
+    name: string,
+    key: string,
+    ttlMs: number,
+    load: () => Promise<T>,
+    keep?: (value: T) => boolean,
+  ): Promise<T> {
+    return this.read.rememberIn(`${this.naming.prefix}-${this.naming.network}:${name}`, key, ttlMs, load, keep);
+  }
+
   /** What `load` answers, kept under `key` (for this network) for `ttlMs`. */
   remember<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
     return this.read.remember(`${this.naming.prefix}-${this.naming.network}:${key}`, ttlMs, load);

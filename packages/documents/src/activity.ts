@@ -16,6 +16,8 @@ import { isRecord, type Json } from './json.js';
 export interface ActivityChange {
   /** The balance-change document's id (`<hash>.<position>`, or an opening balance's). */
   id: string;
+  /** Its order among the transaction's changes (an opening balance's, among the snapshot's). */
+  position: number;
   currency: string;
   currency_hex: string;
   issuer?: string;
@@ -102,7 +104,13 @@ function withChangeLists(doc: ActivityDoc, changes: readonly ActivityChange[]): 
 }
 
 function changeOf(id: string, change: BalanceChangeDoc): ActivityChange {
-  const out: ActivityChange = { id, currency: change.currency, currency_hex: change.currency_hex, kind: change.kind };
+  const out: ActivityChange = {
+    id,
+    position: change.position,
+    currency: change.currency,
+    currency_hex: change.currency_hex,
+    kind: change.kind,
+  };
   if (change.issuer !== undefined) out.issuer = change.issuer;
   return out;
 }

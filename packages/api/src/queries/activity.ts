@@ -1,4 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { currencyHex, type ActivityDoc } from '@xle/documents';
+import { between, changeOrder, type AssetFilter, type BalanceChangeFilters } from './balances.js';
 
 /**
  * The filters of /account/{ACCOUNT}/transactions, as its query schema (schemas/queries.ts
@@ -84,5 +86,119 @@ function keyPage(
     _source: ['ledger_index', 'hash'],
   };
   if (after !== undefined) request.search_after = [...after];
+  return request;
+}
+
+/** The sort key of one balance change: ledger, transaction index, position (unique per change). */
+export type ChangeKey = readonly [number, number, number];
+
+/**
+ * One page of an account's activity documents that hold balance changes matching the filters
+ * (pure), oldest first: the page of its balance changes is cut from their `changes`
+ * (matchingChanges). Each filter reads the document's flat lists, which a document matches when
+ * any of its changes does, so matchingChanges checks each change again. After a marker (the last
+ * change of the page before), the marker's transaction is read again for the changes it has left.
+ * Emits: bool.filter [term key, exists change_kinds, range ledger_index, range date, terms
+ * change_currencies (the code as given and its 40-hex form), term change_issuers, term
+ * change_kinds], sort (ledger_index, transaction_index, position) asc, search_after, size.
+ */
+export function buildChangeActivityQuery(
+  account: string,
+  filters: BalanceChangeFilters,
+  upTo: number,
+  size: number,
+  after?: readonly estypes.FieldValue[],
+): estypes.SearchRequest & { size: number } {
+  const filter: estypes.QueryDslQueryContainer[] = [
+    { term: { key: account } },
+    { exists: { field: 'change_kinds' } },
+    ...between('ledger_index', filters.from_ledger, Math.min(upTo, filters.to_ledger ?? upTo)),
+    ...between('date', filters.from, filters.to),
+  ];
+  const codes = currencyForms(filters.currency);
+  if (codes !== undefined) filter.push({ terms: { change_currencies: codes } });
+  if (filters.issuer !== undefined) filter.push({ term: { change_issuers: filters.issuer } });
+  if (filters.kind !== undefined) filter.push({ term: { change_kinds: filters.kind } });
+  const request: estypes.SearchRequest & { size: number } = {
+    query: { bool: { filter } },
+    sort: changeOrder('asc'),
+    size,
+    track_total_hits: false,
+    _source: ['ledger_index', 'transaction_index', 'position', 'changes'],
+  };
+  if (after !== undefined) request.search_after = [...after];
+  return request;
+}
+
+/** A currency filter's forms: XRP, or the code as given and its 40-hex form. */
+function currencyForms(currency: string | undefined): string[] | undefined {
+  if (currency === undefined) return undefined;
+  if (currency.toUpperCase() === 'XRP') return ['XRP'];
+  const hex = currencyHex(currency);
+  return hex === undefined || hex === currency ? [currency] : [currency, hex];
+}
+
+/**
+ * The balance changes of a page of activity documents that match the filters, in order, after
+ * `after` (pure): each with its document id, ledger and sort key.
+ */
+export function matchingChanges(
+  hits: readonly estypes.SearchHit<Pick<ActivityDoc, 'ledger_index' | 'transaction_index' | 'changes'>>[],
+  filters: Pick<BalanceChangeFilters, 'currency' | 'issuer' | 'kind'>,
+  after?: ChangeKey,
+): Array<{ id: string; ledgerIndex: number; key: ChangeKey }> {
+  const codes = currencyForms(filters.currency);
+  const out: Array<{ id: string; ledgerIndex: number; key: ChangeKey }> = [];
+  for (const hit of hits) {
+    const doc = hit._source;
+    if (doc === undefined) continue;
+    for (const change of doc.changes ?? []) {
+      if (codes !== undefined && !codes.includes(change.currency) && !codes.includes(change.currency_hex)) continue;
+      if (filters.issuer !== undefined && change.issuer !== filters.issuer) continue;
+      if (filters.kind !== undefined && change.kind !== filters.kind) continue;
+      const key: ChangeKey = [doc.ledger_index, doc.transaction_index, change.position];
+      if (after !== undefined && compareKeys(key, after) <= 0) continue;
+      out.push({ id: change.id, ledgerIndex: doc.ledger_index, key });
+    }
+  }
+  return out;
+}
+
+function compareKeys(a: ChangeKey, b: ChangeKey): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+
+/**
+ * The account's activity documents holding balance changes within (`after`, `upTo`], nearest
+ * first in `order`, optionally only those where its history starts or with a change of one asset
+ * (pure): where to find its first or last such change.
+ * Emits: bool.filter [term key, exists change_kinds, range ledger_index, term starts / terms
+ * change_currencies, term change_issuers], sort (ledger_index, transaction_index, position), size.
+ */
+export function buildChangeLookupQuery(
+  account: string,
+  span: { after?: number; upTo: number },
+  what: { asset?: AssetFilter; starts?: true },
+  order: 'asc' | 'desc',
+  size: number,
+  cursor?: readonly estypes.FieldValue[],
+): estypes.SearchRequest & { size: number } {
+  const filter: estypes.QueryDslQueryContainer[] = [
+    { term: { key: account } },
+    { exists: { field: 'change_kinds' } },
+    { range: { ledger_index: { ...(span.after === undefined ? {} : { gt: span.after }), lte: span.upTo } } },
+  ];
+  if (what.starts === true) filter.push({ term: { starts: true } });
+  const codes = currencyForms(what.asset?.currency);
+  if (codes !== undefined) filter.push({ terms: { change_currencies: codes } });
+  if (what.asset?.issuer !== undefined) filter.push({ term: { change_issuers: what.asset.issuer } });
+  const request: estypes.SearchRequest & { size: number } = {
+    query: { bool: { filter } },
+    sort: changeOrder(order),
+    size,
+    track_total_hits: false,
+    _source: ['ledger_index', 'transaction_index', 'position', 'changes'],
+  };
+  if (cursor !== undefined) request.search_after = [...cursor];
   return request;
 }

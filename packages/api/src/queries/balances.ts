@@ -56,78 +56,8 @@ export interface BalanceChangeFilters extends AssetFilter {
   limit: number;
 }
 
-/**
- * One page of an account's balance changes, oldest first (pure).
- * Emits: bool.filter [term account, asset terms, range ledger_index, range date, term kind],
- * sort (ledger_index, transaction_index, position) asc, search_after the marker's last change,
- * size limit + 1 (the extra hit says whether a next page exists).
- */
-export function buildBalanceChangesQuery(
-  account: string,
-  filters: BalanceChangeFilters,
-  after?: estypes.FieldValue[],
-): estypes.SearchRequest & { size: number } {
-  const filter: estypes.QueryDslQueryContainer[] = [{ term: { account } }, ...assetFilter(filters)];
-  filter.push(
-    ...between('ledger_index', filters.from_ledger, filters.to_ledger),
-    ...between('date', filters.from, filters.to),
-  );
-  if (filters.kind !== undefined) filter.push({ term: { kind: filters.kind } });
-  const request: estypes.SearchRequest & { size: number } = {
-    query: { bool: { filter } },
-    sort: changeOrder('asc'),
-    size: filters.limit + 1,
-    track_total_hits: false,
-  };
-  if (after !== undefined) request.search_after = after;
-  return request;
-}
-
-/**
- * The account's first change after `after` up to `upTo`, any asset (pure).
- * Emits: bool.filter [term account, range ledger_index (after, upTo]], sort asc, size 1.
- */
-export function buildFirstChangeQuery(
-  account: string,
-  after: number,
-  upTo: number,
-): estypes.SearchRequest & { size: number } {
-  return {
-    query: { bool: { filter: [{ term: { account } }, { range: { ledger_index: { gt: after, lte: upTo } } }] } },
-    sort: changeOrder('asc'),
-    size: 1,
-    track_total_hits: false,
-    _source: ['ledger_index', 'history_start', 'kind'],
-  };
-}
-
 /** Fields a balance answer reads from a change. */
 export const BALANCE_SOURCE = ['currency', 'currency_hex', 'issuer', 'balance', 'ledger_index', 'hash', 'kind', 'date'];
-
-/**
- * The newest change at or before `ledger` of an account (pure), of one asset or, with `starts`,
- * among those that start its history (its creation, or a snapshot's opening balance).
- * Emits: bool.filter [term account, asset terms | term history_start, range ledger_index lte],
- * sort (ledger_index, transaction_index, position) desc, size 1.
- */
-export function buildLastChangeQuery(
-  account: string,
-  ledger: number,
-  what: { asset: AssetFilter } | { starts: true },
-): estypes.SearchRequest & { size: number } {
-  const filter: estypes.QueryDslQueryContainer[] = [
-    { term: { account } },
-    ...('starts' in what ? [{ term: { history_start: true } }] : assetFilter(what.asset)),
-    { range: { ledger_index: { lte: ledger } } },
-  ];
-  return {
-    query: { bool: { filter } },
-    sort: changeOrder('desc'),
-    size: 1,
-    track_total_hits: false,
-    _source: BALANCE_SOURCE,
-  };
-}
 
 /**
  * The newest change of each asset of an account at or before `ledger`, one composite page (pure).

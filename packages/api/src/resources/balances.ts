@@ -1,3 +1,4 @@
+import type { estypes } from '@elastic/elasticsearch';
 import BigNumber from 'bignumber.js';
 import { AppError, BadRequestError, ErrorCode, NotFoundError, totalHits } from '@xle/core';
 import {
@@ -5,23 +6,27 @@ import {
   decodeCurrency,
   RIPPLE_EPOCH_OFFSET,
   rippleTimeToIso,
+  type ActivityDoc,
   type BalanceChangeDoc,
   type Json,
 } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import {
-  buildBalanceChangesQuery,
   buildBalanceHistoryQuery,
   buildBalancesAggs,
   buildBalancesFilter,
   buildEffectsQuery,
-  buildFirstChangeQuery,
-  buildLastChangeQuery,
   buildLedgerCountQuery,
   type AssetFilter,
   type BalanceChangeFilters,
   type HistoryInterval,
 } from '../queries/balances.js';
+import {
+  buildChangeActivityQuery,
+  buildChangeLookupQuery,
+  matchingChanges,
+  type ChangeKey,
+} from '../queries/activity.js';
 import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
 import { shapeBalance, shapeBalanceChange, type ShapedBalance } from '../shapers/balances.js';
 import { lastLedgerClosedBy, latestLedger } from './ledgers.js';
@@ -37,43 +42,96 @@ import { lastLedgerClosedBy, latestLedger } from './ledgers.js';
 
 type Change = Partial<BalanceChangeDoc>;
 
+/** How long a count of one range's ledger markers is kept: markers are only ever added. */
+const MARKERS_TTL_MS = 30_000;
+
 /**
  * Whether the balance-changes data set holds every ledger after `after` up to `upTo`: its ledger
  * markers are counted (one per ledger, written with the ledger's changes), so a range indexed
- * before the data set existed, and not filled since, is a gap like a ledger never indexed.
+ * before the data set existed, and not filled since, is a gap like a ledger never indexed. Each
+ * range's part is counted in that range alone and kept MARKERS_TTL_MS (a count that fell short
+ * is asked again), so an account's pages do not count every range of its history each time.
  */
 async function holdsEveryLedger(engine: Engine, after: number, upTo: number): Promise<boolean> {
   if (upTo <= after) return true;
-  const found = await engine.search('balance-changes', buildLedgerCountQuery(after, upTo));
-  return totalHits(found.hits) === upTo - after;
+  for (const part of rangeParts(engine, after + 1, upTo)) {
+    const ledgers = part.to - part.from + 1;
+    const count = await engine.rememberIn(
+      'ledger-markers',
+      `${part.from}-${part.to}`,
+      MARKERS_TTL_MS,
+      async () => {
+        const found = await engine.searchInRange(
+          'balance-changes',
+          part.from,
+          buildLedgerCountQuery(part.from - 1, part.to),
+        );
+        return totalHits(found.hits);
+      },
+      (n) => n === ledgers,
+    );
+    if (count !== ledgers) return false;
+  }
+  return true;
+}
+
+/** The ledgers `from`..`to` cut at the ranges' bounds, each part within one range. */
+function rangeParts(engine: Engine, from: number, to: number): Array<{ from: number; to: number }> {
+  const parts: Array<{ from: number; to: number }> = [];
+  for (let at = from; at <= to;) {
+    const last = Math.min(to, engine.rangeLast(at));
+    parts.push({ from: at, to: last });
+    at = last + 1;
+  }
+  return parts;
+}
+
+/**
+ * The account's nearest balance change within (`after`, `upTo`] in `order` that matches `what`
+ * (one asset, or where its history starts), or undefined: its activity documents (one shard)
+ * name the candidates, and their documents are read by id from their ranges.
+ */
+async function findChange(
+  engine: Engine,
+  account: string,
+  span: { after?: number; upTo: number },
+  what: { asset?: AssetFilter; starts?: true },
+  order: 'asc' | 'desc',
+): Promise<Change | undefined> {
+  const size = 10;
+  let cursor: estypes.FieldValue[] | undefined;
+  for (;;) {
+    const found = await engine.searchActivity<ActivityDoc>(
+      account,
+      buildChangeLookupQuery(account, span, what, order, size, cursor),
+    );
+    const hits = found.hits.hits;
+    const candidates = matchingChanges(hits, what.asset ?? {});
+    if (order === 'desc') candidates.sort((a, b) => b.key[0] - a.key[0] || b.key[1] - a.key[1] || b.key[2] - a.key[2]);
+    const docs = await engine.documentsInRanges<Change>('balance-changes', candidates);
+    for (const c of candidates) {
+      const doc = docs.get(c.id);
+      if (doc !== undefined && (what.starts !== true || doc.history_start === true)) return doc;
+    }
+    const last = hits[hits.length - 1];
+    if (hits.length < size || last?.sort === undefined) return undefined;
+    cursor = last.sort;
+  }
 }
 
 /** The account's first change after `after` up to `upTo` (any asset), or undefined. */
-async function firstChangeAfter(
-  engine: Engine,
-  account: string,
-  after: number,
-  upTo: number,
-): Promise<Change | undefined> {
-  const hits = await engine.searchByLedger<Change>('balance-changes', buildFirstChangeQuery(account, after, upTo), {
-    gte: after + 1,
-    lte: upTo,
-    ascending: true,
-  });
-  return hits[0]?._source;
+function firstChangeAfter(engine: Engine, account: string, after: number, upTo: number): Promise<Change | undefined> {
+  return findChange(engine, account, { after, upTo }, {}, 'asc');
 }
 
 /** The newest change at or before `ledger` of the account that matches `what`. */
-async function lastChange(
+function lastChange(
   engine: Engine,
   account: string,
   ledger: number,
-  what: Parameters<typeof buildLastChangeQuery>[2],
+  what: { asset: AssetFilter } | { starts: true },
 ): Promise<Change | undefined> {
-  const hits = await engine.searchByLedger<Change>('balance-changes', buildLastChangeQuery(account, ledger, what), {
-    lte: ledger,
-  });
-  return hits[0]?._source;
+  return findChange(engine, account, { upTo: ledger }, what, 'desc');
 }
 
 /** Where an account's history starts in the index, as seen from a ledger. */
@@ -270,6 +328,36 @@ export interface BalanceChangesRequest extends Omit<BalanceChangeFilters, 'limit
  * GET /account/{ACCOUNT}/balance_changes: the account's changes, oldest first, a page at a time;
  * the marker resumes after the last change sent (a unique sort key: nothing repeats or is lost).
  */
+/**
+ * The account's balance changes after `after` that match the request, at least `limit` + 1 of
+ * them when there are that many (the extra one says a next page exists): read from its
+ * documents of the activity index (one shard), a page of them at a time, each change checked
+ * against the filters (activity.ts matchingChanges).
+ */
+async function pickChanges(
+  engine: Engine,
+  account: string,
+  request: BalanceChangesRequest,
+  upTo: number,
+  after: ChangeKey | undefined,
+): Promise<Array<{ id: string; ledgerIndex: number; key: ChangeKey }>> {
+  const size = request.limit + 1;
+  const picked: Array<{ id: string; ledgerIndex: number; key: ChangeKey }> = [];
+  // The marker's own transaction is read again, for the changes of it the last page left.
+  let cursor: estypes.FieldValue[] | undefined = after === undefined ? undefined : [after[0], after[1], -1];
+  for (;;) {
+    const found = await engine.searchActivity<ActivityDoc>(
+      account,
+      buildChangeActivityQuery(account, request, upTo, size, cursor),
+    );
+    const hits = found.hits.hits;
+    picked.push(...matchingChanges(hits, request, after));
+    const last = hits[hits.length - 1];
+    if (picked.length >= size || hits.length < size || last?.sort === undefined) return picked;
+    cursor = last.sort;
+  }
+}
+
 export async function accountBalanceChanges(
   engine: Engine,
   account: string,
@@ -284,23 +372,23 @@ export async function accountBalanceChanges(
       ErrorCode.InvalidParameter,
     );
   const latest = await latestLedger(engine);
-  const gte = after === undefined ? request.from_ledger : Number(after[0]);
-  const lte = request.to_ledger ?? latest.ledger_index;
-  const [hits, from] = await Promise.all([
-    engine.searchByLedger<Change>('balance-changes', buildBalanceChangesQuery(account, request, after), {
-      ascending: true,
-      lte,
-      ...(gte === undefined ? {} : { gte }),
-    }),
+  const [picked, from] = await Promise.all([
+    pickChanges(engine, account, request, latest.ledger_index, after as ChangeKey | undefined),
     completeFrom(engine, account, latest.ledger_index),
   ]);
-  const page = hits.slice(0, request.limit);
+  const page = picked.slice(0, request.limit);
+  // The page's documents by id from the ranges that hold them; one the data set lacks (a range
+  // indexed before it existed and not filled) is not listed, as a search would not find it.
+  const docs = await engine.documentsInRanges<Change>('balance-changes', page);
   const last = page[page.length - 1];
   return {
     account,
     complete_from_ledger: from ?? null,
-    changes: page.map((h) => shapeBalanceChange(h._source ?? {})),
-    marker: hits.length > request.limit && last?.sort !== undefined ? encodePageMarker(scope, last.sort) : null,
+    changes: page.flatMap((c) => {
+      const doc = docs.get(c.id);
+      return doc === undefined ? [] : [shapeBalanceChange(doc)];
+    }),
+    marker: picked.length > request.limit && last !== undefined ? encodePageMarker(scope, [...last.key]) : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { MAX_NAMED_RANGES, rangeIndices, rangeStart } from '@xle/core';
-import { RIPPLE_EPOCH_OFFSET, transformTransaction, type LedgerInput } from '@xle/documents';
+import { RIPPLE_EPOCH_OFFSET, transformTransaction, type Json, type LedgerInput } from '@xle/documents';
 import { MANY_RANGES_LEDGERS, manyRangesIndices, shardOperations, shardWork, type ShardWork } from '@xle/test-loaded';
 import { getJson, serve, withoutAnswerCache } from '../fixtures/serve.js';
 
@@ -145,10 +145,10 @@ async function pageWork(path: string): Promise<{ work: Map<string, ShardWork>; h
     const d = { query: w.query - b.query, fetch: w.fetch - b.fetch, get: w.get - b.get };
     if (d.query + d.fetch + d.get > 0) work.set(index, d);
   }
-  const page = again.body as { transactions: { hash: string }[]; marker?: string };
+  const page = again.body as { transactions?: { hash: string }[]; marker?: string };
   return {
     work,
-    hashes: page.transactions.map((x) => x.hash),
+    hashes: (page.transactions ?? []).map((x) => x.hash),
     ...(page.marker === undefined ? {} : { marker: page.marker }),
   };
 }
@@ -218,6 +218,74 @@ t.test("an account's pages: one shard of the activity index, then only the range
     }
   }
 });
+
+/** The work of one request, measured on its second sending (see pageWork), and its JSON answer. */
+async function requestWork(path: string): Promise<{ work: Map<string, ShardWork>; body: Json }> {
+  const { work } = await pageWork(path);
+  return { work, body: (await getJson(`${base}${path}`)).body as Json };
+}
+
+const rangeIndexOf = (kind: string, ledger: number): string =>
+  `${naming.prefix}-${naming.network}-${kind}-${String(rangeStart(naming, ledger)).padStart(10, '0')}-g1`;
+
+t.test(
+  "an account's balance changes and an NFT's history: one activity shard, then the ranges holding the page",
+  async (t) => {
+    const activity = `${naming.prefix}-${naming.network}-activity`;
+    const byRanges = [...history].sort((a, b) => spanned(b[0]) - spanned(a[0]));
+    const account = byRanges[0]?.[0] as string;
+    // The account's history starts in its oldest range: the completeness of its balances reads there too.
+    const firstLedger = Math.min(...(history.get(account) ?? []).map((x) => x.ledger));
+    let marker: string | undefined;
+    for (let page = 1; page <= 3; page += 1) {
+      const path = `/account/${account}/balance_changes?limit=3${marker === undefined ? '' : `&marker=${marker}`}`;
+      const { work, body } = await requestWork(path);
+      const changes = body.changes as { ledger_index: number }[];
+      t.ok(changes.length > 0, `page ${page}: ${changes.length} changes`);
+      const holding = new Set([
+        ...changes.map((c) => rangeIndexOf('balance-changes', c.ledger_index)),
+        rangeIndexOf('balance-changes', firstLedger),
+      ]);
+      const ranged = [...work.keys()].filter((index) => index.includes('-balance-changes-'));
+      const requests = [...work.values()].reduce((n, w) => n + w.query + w.get, 0);
+      const label = `${account} balance changes page ${page}`;
+      t.same(
+        ranged.filter((index) => !holding.has(index)),
+        [],
+        `${label}: only the ranges holding its changes and its start`,
+      );
+      t.ok(
+        (work.get(activity)?.query ?? 0) <= 2,
+        `${label}: the activity shard (the page, and where the history starts)`,
+      );
+      t.ok(requests <= 2 + holding.size, `${label}: ${requests} shard requests <= 2 + ${holding.size}`);
+      marker = body.marker as string | undefined;
+      if (marker === undefined) break;
+    }
+    // The NFT of the fixtures with the longest history.
+    const nfts = new Map<string, number[]>();
+    const counted = new Set<string>(); // 83258110 comes twice (binary and expanded)
+    for (const l of ledgers)
+      for (const x of l.transactions) {
+        const doc = transformTransaction(x, { ledgerIndex: l.ledger_index, closeTime: l.close_time, networkId: 0 });
+        if (counted.has(doc.hash)) continue;
+        counted.add(doc.hash);
+        for (const id of (doc._nftokens as string[] | undefined) ?? [])
+          nfts.set(id, [...(nfts.get(id) ?? []), l.ledger_index]);
+      }
+    const [nft, seen] = [...nfts].sort((a, b) => b[1].length - a[1].length)[0] as [string, number[]];
+    const { work, body } = await requestWork(`/nft/${nft}/history?limit=5`);
+    t.equal((body.transactions as unknown[]).length, Math.min(5, seen.length), `${nft}: ${seen.length} transactions`);
+    const holding = new Set(seen.slice(0, 5).map((l) => rangeIndexOf('transactions', l)));
+    const ranged = [...work.keys()].filter((index) => index.includes('-transactions-'));
+    t.same(
+      ranged.filter((index) => !holding.has(index)),
+      [],
+      'its history: only the ranges holding the page',
+    );
+    t.ok((work.get(activity)?.query ?? 0) <= 1, 'one shard of the activity index');
+  },
+);
 
 t.test('SQL confined to some ledgers reads the ranges that hold them', async (t) => {
   // Two neighbouring ranges of the real ledgers that hold transactions.

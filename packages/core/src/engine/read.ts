@@ -273,6 +273,23 @@ export class ReadEngine {
     return this.cache(`value:${key}`, ttlMs).getOrLoad(key, load) as Promise<T>;
   }
 
+  /**
+   * What `load` answers for `key` among the values called `name` (one bounded cache per name,
+   * unlike `remember`'s one per key), kept `ttlMs` unless `keep` says otherwise of the value.
+   */
+  async rememberIn<T>(
+    name: string,
+    key: string,
+    ttlMs: number,
+    load: () => Promise<T>,
+    keep: (value: T) => boolean = () => true,
+  ): Promise<T> {
+    const cache = this.cache(`values:${name}`, ttlMs);
+    const value = (await cache.getOrLoad(key, load)) as T;
+    if (!keep(value)) cache.delete(key);
+    return value;
+  }
+
   private cache(name: string, ttlMs: number): TtlCache<string, unknown> {
     let cache = this.caches.get(name);
     if (cache === undefined) {
