@@ -67,6 +67,19 @@ export function buildActivationsQuery(account: string): estypes.SearchRequest {
  * exactly them, no hits): for the transactions index, or, with `liveTrustLines`, the live trust
  * lines of the objects index (pure).
  */
+/**
+ * Which of these addresses have an account history in the activity index (a transaction filed
+ * under them), as a terms aggregation over its keys (pure).
+ */
+export function buildAccountsWithHistoryQuery(addresses: readonly string[]): estypes.SearchRequest {
+  return {
+    size: 0,
+    track_total_hits: false,
+    query: { terms: { key: [...addresses] } },
+    aggs: { named: { terms: { field: 'key', include: [...addresses], size: addresses.length } } },
+  };
+}
+
 export function buildAccountsNamedQuery(addresses: readonly string[], liveTrustLines = false): estypes.SearchRequest {
   const named = { terms: { _accounts: [...addresses] } };
   return {

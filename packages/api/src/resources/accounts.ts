@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import {
   buildAccountObjectsQuery,
   buildAccountsNamedQuery,
+  buildAccountsWithHistoryQuery,
   buildActivationsQuery,
   buildOwnedObjectsQuery,
   pageOf,
@@ -271,12 +272,12 @@ export async function accountWalletKyc(engine: Engine, account: string): Promise
 
 /**
  * Which of these addresses the indexed data knows: an account document (live or deleted), an
- * indexed transaction that names it, or a live trust line of it. These are the accounts whose
- * page answers; an address a ledger entry merely names (a regular key never used, an NFT issuer
- * outside the indexed ledgers) is not one of them. The account documents are read first, by id:
- * with the history indexed from the network's first ledger every activated account has one, so
- * the transactions (every range's shards) and the trust lines are searched only for the addresses
- * left, those two in parallel.
+ * indexed transaction filed under it (its activity), or a live trust line of it. These are the
+ * accounts whose page answers; an address a ledger entry or a transaction merely names (a regular
+ * key never used, the issuer of an offer that never reached the books, an NFT issuer outside the
+ * indexed ledgers) is not one of them. The account documents are read first, by id: with the
+ * history indexed from the network's first ledger every activated account has one, so the
+ * activity index and the trust lines are searched only for the addresses left, in parallel.
  */
 export async function knownAccounts(engine: Engine, addresses: Iterable<string>): Promise<Set<string>> {
   const wanted = [...new Set(addresses)];
@@ -287,7 +288,7 @@ export async function knownAccounts(engine: Engine, addresses: Iterable<string>)
   const keys = (answer: Awaited<ReturnType<Engine['search']>>): string[] =>
     ((answer.aggregations?.named as { buckets?: { key: string }[] } | undefined)?.buckets ?? []).map((b) => b.key);
   const [transactions, lines] = await Promise.all([
-    engine.search('transactions', buildAccountsNamedQuery(rest)),
+    engine.search('activity', buildAccountsWithHistoryQuery(rest)),
     engine.search('objects', buildAccountsNamedQuery(rest, true)),
   ]);
   return new Set([...known, ...keys(transactions), ...keys(lines)]);

@@ -210,7 +210,7 @@ t.test('a ledger with one altered transaction is refused, never yielded', async 
       // In binary a transaction's hash is computed from its bytes: the altered one is another
       // transaction, and the tree is no longer the header's.
       message: new RegExp(
-        `^ledger ${bad} from ws://\\S+ was refused 2 times: ledger ${bad}: the 8 transactions hash to [0-9A-F]{64}, the header says transaction_hash ${original.transaction_hash} \\(the transaction_hash check\\)$`,
+        `^ledger ${bad} from ws://\\S+ was refused 2 times: ledger ${bad}: the 8 transactions hash to [0-9A-F]{64}, the header says transaction_hash ${original.transaction_hash}: every transaction's fields hash to its own hash .* \\(the transaction_hash check\\)$`,
       ),
     },
   );
@@ -231,7 +231,7 @@ t.test('a ledger with one altered transaction is refused, never yielded', async 
   await t.rejects(rippled.fetchLedger(FIRST + 4), {
     name: 'SourceError',
     message:
-      /was refused 2 times: ledger 11119611: the 50 transactions hash to [0-9A-F]{64}, the header says transaction_hash [0-9A-F]{64} \(the transaction_hash check\)$/,
+      /was refused 2 times: ledger 11119611: the 50 transactions hash to [0-9A-F]{64}, the header says transaction_hash [0-9A-F]{64}: every transaction's fields hash to its own hash .* \(the transaction_hash check\)$/,
   });
   // An altered header field: the header no longer hashes to ledger_hash.
   const { parent_close_time: parentClose, close_flags: flags } = asServed(fixturePath(FIRST + 5));

@@ -100,9 +100,11 @@ export async function linkContext(
 ): Promise<LinkContext> {
   const tokens = tokensIn(...answers);
   for (const id of checks.tokens ?? []) tokens.add(id);
-  const accounts = [...new Set(checks.accounts ?? [])];
   const named = addressesIn(...answers);
-  for (const account of accounts) if (named.size < POOL_CHECKS) named.add(account);
+  for (const account of checks.accounts ?? []) if (named.size < POOL_CHECKS) named.add(account);
+  // Every address the page names, so that a link is rendered only where its page answers (an
+  // amount's issuer, say, that no indexed transaction is filed under).
+  const accounts = [...named];
   const [knownTokens, txs, known, amms] = await Promise.all([
     knownTokenIds(engine, tokens),
     indexedTransactions(engine, checks.txs ?? []),

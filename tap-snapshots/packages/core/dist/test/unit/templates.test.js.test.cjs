@@ -16,6 +16,10 @@ Array [
     "name": "xrpl-mainnet-activations",
   },
   Object {
+    "hash": "557b7bd42fc91c06",
+    "name": "xrpl-mainnet-activity",
+  },
+  Object {
     "hash": "d4c71c95a81c41ab",
     "name": "xrpl-mainnet-amendments",
   },
@@ -72,7 +76,7 @@ Array [
     "name": "xrpl-mainnet-names",
   },
   Object {
-    "hash": "507338b59c4729e7",
+    "hash": "d973f8c2362d9c3c",
     "name": "xrpl-mainnet-network",
   },
   Object {
