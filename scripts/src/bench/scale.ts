@@ -22,8 +22,10 @@
  *   limit) next to the same engine requests sent directly (tx by hash: its locator, then the
  *   document from its range), and the shard-level query and get operations each API request costs
  *   (the cluster's node statistics over 50 requests): tx by hash, account info, the first and the
- *   1,000th page of the heavy account's transactions, a ledger's transactions, and one SQL CSV
- *   export; the populated transaction ranges;
+ *   1,000th page of the heavy account's transactions, the first page of a sparse account's (one
+ *   whose transactions lie in at most 3 ranges; the engine's side of both first pages is the
+ *   account's activity documents on their shard, then the page by id from its ranges), a ledger's
+ *   transactions, and one SQL CSV export; the populated transaction ranges;
  * - each derived job's wall time: incremental (the median of INCREMENTS runs, each after
  *   `--increment` more transactions) and full, each timed once the increment is refreshed and no
  *   merge runs (the writes' refresh and merges are the ingest's cost, paid continuously under the
@@ -43,9 +45,10 @@ import {
   layoutOf,
   rangeAlias,
   rangeIndices,
+  rangeStart,
   type RangedKind,
 } from '@xle/core';
-import type { LedgerInput } from '@xle/documents';
+import { affectedAccounts, type Json, type LedgerInput } from '@xle/documents';
 import {
   CheckpointStore,
   IngestEngine,
@@ -191,8 +194,17 @@ let indexed = 0;
 /** A few of what was generated, to look up: hashes, accounts, ledgers (reservoir samples). */
 const seen = { hashes: [] as string[], accounts: [] as string[], ledgers: [] as number[] };
 let sampled = 0;
+/** Each account's transactions (rippled's membership) and the ranges that hold them, to pick a sparse account. */
+const histories = new Map<string, { count: number; ranges: Set<number> }>();
 function remember(ledger: LedgerInput): void {
+  const range = rangeStart(naming, ledger.ledger_index);
   for (const tx of ledger.transactions) {
+    for (const account of affectedAccounts(tx.metaData as Json)) {
+      const known = histories.get(account) ?? { count: 0, ranges: new Set<number>() };
+      known.count += 1;
+      known.ranges.add(range);
+      histories.set(account, known);
+    }
     // Pseudo-transactions (UNLModify, …) carry an empty Account: nothing to look up.
     if (tx.Account === '') continue;
     sampled += 1;
@@ -542,12 +554,48 @@ async function lookups(): Promise<Record<string, Lookup>> {
     console.log(
       `  the heavy account's deep page: page ${deep} (${((deep - 1) * 20).toLocaleString('en')} transactions in)`,
     );
-    const accountTx = (size: number) => ({
-      query: { bool: { filter: [{ term: { _accounts: heavy } }] } },
-      sort: [{ ledger_index: { order: 'desc' } }, { 'meta.TransactionIndex': { order: 'desc' } }],
-      size,
+    // An account whose transactions lie in at most 3 ranges (the most transactions among those).
+    const sparse = [...histories]
+      .filter(([, h]) => h.ranges.size <= 3 && h.count >= 21)
+      .sort((a, b) => b[1].count - a[1].count)[0];
+    if (sparse === undefined) throw new Error('no account with 21 transactions in at most 3 ranges');
+    const heavyRanges = histories.get(heavy)?.ranges.size ?? 0;
+    console.log(
+      `  the heavy account ${heavy}: ${histories.get(heavy)?.count} transactions in ${heavyRanges} ranges; the sparse account ${sparse[0]}: ${sparse[1].count} in ${sparse[1].ranges.size}`,
+    );
+    // The engine doing what the API does for an account's first page: the account's activity
+    // documents on their one shard, then the page's transactions by id from their ranges.
+    const activityPage = {
+      query: { bool: { filter: [{ term: { key: '' } }, { exists: { field: 'type' } }] } },
+      sort: [{ ledger_index: { order: 'desc' } }, { transaction_index: { order: 'desc' } }],
+      size: 21,
       track_total_hits: false,
-    });
+      _source: ['ledger_index', 'hash'],
+    };
+    const directPage = async (account: string): Promise<TimedRequest[]> => {
+      const body = {
+        ...activityPage,
+        query: { bool: { filter: [{ term: { key: account } }, { exists: { field: 'type' } }] } },
+      };
+      const activity = `${es}/${indexName(naming, 'activity')}/_search?routing=${account}`;
+      const found = (await (
+        await fetch(activity, { method: 'POST', headers: json, body: JSON.stringify(body) })
+      ).json()) as { hits: { hits: { _source: { ledger_index: number; hash: string } }[] } };
+      const page = found.hits.hits.slice(0, 20).map((h) => h._source);
+      const ranges = [...new Set(page.map((p) => rangeAlias(naming, 'transactions', p.ledger_index)))];
+      return [
+        { url: activity, init: { method: 'POST', headers: json, body: JSON.stringify(body) } },
+        {
+          url: `${es}/${ranges.join(',')}/_search`,
+          init: {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ query: { ids: { values: page.map((p) => p.hash) } }, size: 20 }),
+          },
+        },
+      ];
+    };
+    const [heavyDirect, sparseDirect] = [await directPage(heavy), await directPage(sparse[0])];
     let i = 0;
     const next = (): number => (i += 1);
     const ledgerRange = seen.ledgers;
@@ -585,11 +633,16 @@ async function lookups(): Promise<Record<string, Lookup>> {
       () => get(`/api/v1/account/${pick(seen.accounts, next())}`)(),
       () => ({ url: `${es}/${indexName(naming, 'accounts')}/_doc/${pick(seen.accounts, i)}` }),
     );
-    out['heavy account, page 1'] = await paired(get(`/api/v1/account/${heavy}/transactions?limit=20`), () =>
-      directSearch(accountTx(21)),
+    out['heavy account, page 1'] = await paired(
+      get(`/api/v1/account/${heavy}/transactions?limit=20`),
+      () => heavyDirect,
     );
     out['heavy account, deep page'] = await apiOnly(
       get(`/api/v1/account/${heavy}/transactions?limit=20&marker=${marker}`),
+    );
+    out['sparse account (<= 3 ranges), page 1'] = await paired(
+      get(`/api/v1/account/${sparse[0]}/transactions?limit=20`),
+      () => sparseDirect,
     );
     out["a ledger's transactions"] = await paired(
       () => get(`/api/v1/ledger/${pick(ledgerRange, next())}/transactions`)(),
