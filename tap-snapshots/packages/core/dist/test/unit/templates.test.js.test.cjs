@@ -108,7 +108,7 @@ Array [
     "name": "xrpl-mainnet-tokens",
   },
   Object {
-    "hash": "dcfc6ae2bf34d5b3",
+    "hash": "3ce9f71cf1a21b15",
     "name": "xrpl-mainnet-transactions",
   },
   Object {
