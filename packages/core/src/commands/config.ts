@@ -3,7 +3,7 @@ import { configTableMarkdown, engineUrl, loadConfig, redactConfig, usesExternalE
 
 export const configCommand = defineCommand({
   usage: 'config [--markdown]',
-  summary: 'print the effective configuration (secrets redacted); --markdown: the README table',
+  summary: 'print the effective configuration (secrets redacted); --markdown: the table of docs/configuration.md',
   options: { markdown: { type: 'boolean' } },
   run: async ({ values }) => {
     if (values.markdown === true) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -12,6 +12,7 @@ import {
   localClusterFile,
   readLocalCluster,
   redactConfig,
+  repoRoot,
   usesExternalEngine,
 } from '../../src/index.js';
 
@@ -144,7 +145,20 @@ t.test('a broken file is a clear error', async (t) => {
   });
 });
 
-t.test('the README table lists every environment variable', async (t) => {
+t.test('docs/configuration.md holds the generated table, row for row', async (t) => {
   const table = configTableMarkdown();
   for (const { env } of ENV_VARS) t.match(table, `\`${env}\``);
+  // Cells compared without the padding the formatter adds.
+  const rows = (text: string): string[] =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) =>
+        line
+          .split('|')
+          .map((cell) => cell.trim())
+          .join('|'),
+      );
+  const page = readFileSync(join(repoRoot, 'docs/configuration.md'), 'utf8');
+  t.same(rows(page), rows(table), 'regenerate with `pnpm run config --markdown`');
 });
