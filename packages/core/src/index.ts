@@ -54,12 +54,8 @@ export {
   type ReadBudgets,
   type SearchOptions,
   type WalkPit,
-  compositeBuckets,
   READ_PAGE,
   ReadEngine,
-  readEngineOf,
-  scanHits,
-  scanIndex,
   totalHits,
 } from './engine/read.js';
 export { lineWithMember, RAW_HITS_FILTER, readRawHits, type RawHit, type RawHits } from './engine/raw-hits.js';

@@ -59,12 +59,13 @@ export interface SearchRouter {
 /** The search routes, for mounting beside the REST API or serving alone. */
 export function createSearchRouter(deps: AppDeps): SearchRouter {
   const { config, client, logger } = deps;
-  const engine = new SearchEngine(readEngineFor(deps), namingOf(config), config.search.timeoutMs);
+  const read = readEngineFor(deps);
+  const engine = new SearchEngine(read, namingOf(config), config.search.timeoutMs);
   const routes = searchRoutes(
     {
       engine,
       sealer: new TokenSealer(config.search.secret),
-      cursors: new CursorStore(client, namingOf(config), logger),
+      cursors: new CursorStore(read, namingOf(config), logger),
       limits: DEFAULT_LIMITS,
     },
     logger,

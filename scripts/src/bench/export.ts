@@ -14,7 +14,7 @@
  * the median of each side's rates is reported. Needs a running engine or ES_URL.
  */
 import { ApiKeyStore } from '@xle/access';
-import { engineUrl, indexName } from '@xle/core';
+import { engineUrl, indexName, ReadEngine } from '@xle/core';
 import {
   benchIndices,
   GENERATED_FIRST_LEDGER,
@@ -39,24 +39,16 @@ const transactions = indexName(naming, 'transactions');
 /** The engine's own paging of the same range, in the same order, whole documents. */
 async function direct(): Promise<{ docs: number; seconds: number }> {
   const started = performance.now();
-  let id = (await client.openPointInTime({ index: transactions, keep_alive: '2m' })).id;
-  let after: unknown[] | undefined;
   let docs = 0;
-  for (;;) {
-    const answer = await client.search({
-      pit: { id, keep_alive: '2m' },
-      size: PAGE,
+  const pages = new ReadEngine(client).hits(
+    {
       query: { bool: { filter: [{ range: { ledger_index: { gte: FROM, lte: TO } } }] } },
       sort: [{ ledger_index: 'asc' }, { 'meta.TransactionIndex': 'asc' }],
       track_total_hits: false,
-      ...(after === undefined ? {} : { search_after: after as never }),
-    });
-    id = answer.pit_id ?? id;
-    docs += answer.hits.hits.length;
-    if (answer.hits.hits.length < PAGE) break;
-    after = answer.hits.hits[answer.hits.hits.length - 1]?.sort;
-  }
-  await client.closePointInTime({ id });
+    },
+    { pit: { index: transactions, keepAlive: '2m' }, pageSize: PAGE },
+  );
+  for await (const page of pages) docs += page.hits.length;
   return { docs, seconds: (performance.now() - started) / 1000 };
 }
 

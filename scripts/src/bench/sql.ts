@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { engineUrl, indexName, repoRoot } from '@xle/core';
+import { engineUrl, indexName, ReadEngine, repoRoot } from '@xle/core';
 import { EXPORT_PAGE_SIZE } from '@xle/search';
 import { benchIndices, loadGeneratedTransactions, mb, memoryOf, numericOptions } from './common.js';
 
@@ -29,25 +29,12 @@ const transactions = indexName(naming, 'transactions');
 /** The engine paging the same query by itself: point in time, search_after, the same fields. */
 async function rawPaging(): Promise<{ rows: number; seconds: number }> {
   const started = performance.now();
-  const pit = await client.openPointInTime({ index: transactions, keep_alive: '2m' });
-  let id = pit.id;
-  let after: unknown[] | undefined;
   let rows = 0;
-  for (;;) {
-    const answer = await client.search({
-      pit: { id, keep_alive: '2m' },
-      size: PAGE,
-      sort: [{ _shard_doc: 'asc' }],
-      _source: COLUMNS,
-      track_total_hits: false,
-      ...(after === undefined ? {} : { search_after: after as never }),
-    });
-    id = answer.pit_id ?? id;
-    rows += answer.hits.hits.length;
-    if (answer.hits.hits.length < PAGE) break;
-    after = answer.hits.hits[answer.hits.hits.length - 1]?.sort;
-  }
-  await client.closePointInTime({ id });
+  const pages = new ReadEngine(client).hits(
+    { sort: [{ _shard_doc: 'asc' }], _source: COLUMNS, track_total_hits: false },
+    { pit: { index: transactions, keepAlive: '2m' }, pageSize: PAGE },
+  );
+  for await (const page of pages) rows += page.hits.length;
   return { rows, seconds: (performance.now() - started) / 1000 };
 }
 

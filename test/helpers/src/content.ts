@@ -1,28 +1,12 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, type Client } from '@xle/core';
+import { canonicalJson, ReadEngine, type Client } from '@xle/core';
 
-/** Every document of an index, refreshed first and read through a point in time, with its id. */
+/** Every document of an index, refreshed first and read through a point in time (the read engine's walker), with its id. */
 async function readHits<T>(client: Client, index: string): Promise<{ id: string; source: T }[]> {
   await client.indices.refresh({ index });
-  const pit = await client.openPointInTime({ index, keep_alive: '1m' });
   const docs: { id: string; source: T }[] = [];
-  try {
-    let after: unknown[] | undefined;
-    for (;;) {
-      const page = await client.search<T>({
-        size: 1000,
-        pit: { id: pit.id, keep_alive: '1m' },
-        sort: [{ _shard_doc: 'asc' }] as never,
-        ...(after === undefined ? {} : { search_after: after as never }),
-      });
-      const hits = page.hits.hits;
-      for (const hit of hits) docs.push({ id: hit._id ?? '', source: hit._source as T });
-      if (hits.length < 1000) break;
-      after = hits[hits.length - 1]?.sort;
-    }
-  } finally {
-    await client.closePointInTime({ id: pit.id });
-  }
+  for await (const hit of new ReadEngine(client).eachDocument<T>(index))
+    docs.push({ id: hit._id ?? '', source: hit._source as T });
   return docs;
 }
 

@@ -1,4 +1,4 @@
-import { loadConfig, namingOf, probeEngine, withEngineClient, type Config } from '@xle/core';
+import { loadConfig, namingOf, probeEngine, readEngineFor, withEngineClient, type Config } from '@xle/core';
 import { ApiKeyStore } from '../engine/api-key-store.js';
 import { PaygStore } from '../engine/payg-store.js';
 import { UsageStore } from '../engine/usage-store.js';
@@ -21,8 +21,8 @@ export async function withStores<T>(work: (stores: AccessStores) => Promise<T>):
     work({
       config,
       keys: new ApiKeyStore(client, naming),
-      usage: new UsageStore(client, naming),
-      payg: new PaygStore(client, naming),
+      usage: new UsageStore(readEngineFor({ config, client }), naming),
+      payg: new PaygStore(readEngineFor({ config, client }), naming),
     }),
   );
 }

@@ -1,5 +1,5 @@
 import { errors } from '@elastic/elasticsearch';
-import { indexName, scanHits, type Client, type IndexNaming } from '@xle/core';
+import { indexName, type Client, type IndexNaming, type ReadEngine } from '@xle/core';
 import type { ChannelAccount } from '../payg/accounting.js';
 import { channelFromDoc, type PayChannelState } from '../payg/channel.js';
 
@@ -24,10 +24,14 @@ export class PaygStore {
   private readonly objects: string;
   private readonly accounts: string;
 
+  private readonly client: Client;
+
+  /** Over the process's read engine (its walkers; its client for the writes). */
   constructor(
-    private readonly client: Client,
+    private readonly read: ReadEngine,
     naming: IndexNaming,
   ) {
+    this.client = read.client;
     this.objects = indexName(naming, 'objects');
     this.accounts = indexName(naming, 'payg-channels');
   }
@@ -98,8 +102,7 @@ export class PaygStore {
   /** Every channel account, in channel id order (none while its index is not there). */
   async *listAccounts(pageSize = 1000): AsyncGenerator<ChannelAccount> {
     try {
-      const hits = scanHits<ChannelAccount>(
-        this.client,
+      const hits = this.read.eachHit<ChannelAccount>(
         { index: this.accounts, sort: [{ channel: 'asc' }], query: { match_all: {} } },
         pageSize,
       );

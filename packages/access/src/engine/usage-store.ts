@@ -1,5 +1,5 @@
 import { errors } from '@elastic/elasticsearch';
-import { indexName, scanHits, type Client, type IndexNaming } from '@xle/core';
+import { indexName, type Client, type IndexNaming, type ReadEngine } from '@xle/core';
 
 /** One daily counter document (`_id` = `<plan>.<client>.<day>`) in the usage index. */
 export interface UsageDoc {
@@ -30,10 +30,14 @@ function isStatus(error: unknown, status: number): boolean {
 export class UsageStore {
   private readonly index: string;
 
+  private readonly client: Client;
+
+  /** Over the process's read engine (its walkers; its client for the writes). */
   constructor(
-    private readonly client: Client,
+    private readonly reader: ReadEngine,
     naming: IndexNaming,
   ) {
+    this.client = reader.client;
     this.index = indexName(naming, 'usage');
   }
 
@@ -92,8 +96,7 @@ export class UsageStore {
    */
   async prune(firstKept: string, pageSize = 1000): Promise<number> {
     const ids: string[] = [];
-    const old = scanHits(
-      this.client,
+    const old = this.reader.eachHit(
       { index: this.index, query: { range: { day: { lt: firstKept } } }, sort: ['_doc'], _source: false },
       pageSize,
     );

@@ -6,6 +6,7 @@ import {
   isAppError,
   mapEngineError,
   namingOf,
+  readEngineFor,
   type AppDeps,
   type Config,
 } from '@xle/core';
@@ -72,16 +73,11 @@ function exposeHeaders(ctx: Context): void {
  *
  * Throws ConfigError at construction when no destination is configured.
  */
-export function paymentClaims({
-  config,
-  client,
-  logger,
-  now = () => new Date(),
-  skip = () => false,
-}: PaymentClaimsDeps & { skip?: (ctx: Context) => boolean }): Middleware {
+export function paymentClaims(deps: PaymentClaimsDeps & { skip?: (ctx: Context) => boolean }): Middleware {
+  const { config, logger, now = () => new Date(), skip = () => false } = deps;
   const destination = paygDestinationOf(config);
   const priceDrops = BigInt(config.access.paygDropsPerRequest);
-  const store = new PaygStore(client, namingOf(config));
+  const store = new PaygStore(readEngineFor(deps), namingOf(config));
   const meter = new ChannelMeter(store, { priceDrops, now });
 
   return async (ctx: Context, next: Next) => {

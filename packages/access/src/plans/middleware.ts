@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { AppError, ErrorCode, namingOf, TtlCache, type AppDeps } from '@xle/core';
+import { AppError, ErrorCode, namingOf, readEngineFor, TtlCache, type AppDeps } from '@xle/core';
 import { hasPaymentClaim } from '../payg/claim-header.js';
 import { carriesApiKey, readCredential, type Credential } from './api-keys.js';
 import { BurstLimiter } from './burst-limiter.js';
@@ -66,7 +66,7 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
   const keyCacheMs = deps.keyCacheMs ?? config.access.keyCacheSeconds * 1000;
   const limits = planLimitsOf(config.access);
   const keys = new ApiKeyStore(client, namingOf(config));
-  const quota = new QuotaLeases(new UsageCounter(new UsageStore(client, namingOf(config)), now), {
+  const quota = new QuotaLeases(new UsageCounter(new UsageStore(readEngineFor(deps), namingOf(config)), now), {
     block: config.access.quotaBlock,
     now,
     logger: deps.logger,

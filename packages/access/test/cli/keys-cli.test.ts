@@ -1,3 +1,4 @@
+import { ReadEngine } from '@xle/core';
 import t from 'tap';
 import { createTestIndices, runNodeCli, type CliRun } from '@xle/test-helpers';
 import {
@@ -70,7 +71,7 @@ t.test('bad arguments print the usage', async (t) => {
 });
 
 t.test('usage prune: counters of days before the last N go, the recent ones stay', async (t) => {
-  const store = new UsageStore(target.client, target.naming);
+  const store = new UsageStore(new ReadEngine(target.client), target.naming);
   const counter = new UsageCounter(store);
   const now = Date.now();
   const today = firstKeptDay(now, 1);

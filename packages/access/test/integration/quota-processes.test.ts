@@ -1,3 +1,4 @@
+import { ReadEngine } from '@xle/core';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import t from 'tap';
@@ -11,7 +12,7 @@ import { ApiKeyStore, counterId, leaseBlock, UsageCounter, UsageStore, utcDay } 
  */
 const target = await createTestIndices(t);
 const keys = new ApiKeyStore(target.client, target.naming);
-const counter = new UsageCounter(new UsageStore(target.client, target.naming));
+const counter = new UsageCounter(new UsageStore(new ReadEngine(target.client), target.naming));
 const LIMIT = 1000;
 /** ACCESS_QUOTA_BLOCK of the processes; what a reservation holds is capped at 1 % of the limit. */
 const BLOCK = 50;

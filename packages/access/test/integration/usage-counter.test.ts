@@ -1,5 +1,5 @@
 import t from 'tap';
-import { indexName } from '@xle/core';
+import { indexName, ReadEngine } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
 import { counterId, UsageCounter, UsageStore, type CounterKey, type VersionedUsage } from '../../src/index.js';
 
@@ -26,7 +26,7 @@ const freshKey = (): CounterKey => {
 };
 
 t.test('a lone writer changes its counter in one write, reading only the first time', async (t) => {
-  const store = new CountingStore(target.client, target.naming);
+  const store = new CountingStore(new ReadEngine(target.client), target.naming);
   const counter = new UsageCounter(store);
   const key = freshKey();
   t.same(await counter.reserve(key, 10, 1000), { granted: 10, count: 10 });
@@ -38,8 +38,8 @@ t.test('a lone writer changes its counter in one write, reading only the first t
 });
 
 t.test('two writers on one counter: each stale version costs a read, no change is lost', async (t) => {
-  const storeA = new CountingStore(target.client, target.naming);
-  const storeB = new CountingStore(target.client, target.naming);
+  const storeA = new CountingStore(new ReadEngine(target.client), target.naming);
+  const storeB = new CountingStore(new ReadEngine(target.client), target.naming);
   const a = new UsageCounter(storeA);
   const b = new UsageCounter(storeB);
   const key = freshKey();
@@ -67,8 +67,8 @@ t.test('two writers on one counter: each stale version costs a read, no change i
 });
 
 t.test('at the limit, a writer asks the engine before refusing: places given back elsewhere count', async (t) => {
-  const a = new UsageCounter(new UsageStore(target.client, target.naming));
-  const b = new UsageCounter(new UsageStore(target.client, target.naming));
+  const a = new UsageCounter(new UsageStore(new ReadEngine(target.client), target.naming));
+  const b = new UsageCounter(new UsageStore(new ReadEngine(target.client), target.naming));
   const key = freshKey();
   const LIMIT = 8;
   let held = 0;
@@ -84,7 +84,7 @@ t.test('at the limit, a writer asks the engine before refusing: places given bac
 });
 
 t.test('a remembered counter that was pruned is created again, from zero', async (t) => {
-  const store = new UsageStore(target.client, target.naming);
+  const store = new UsageStore(new ReadEngine(target.client), target.naming);
   const counter = new UsageCounter(store);
   const key = freshKey();
   t.same(await counter.reserve(key, 5, 100), { granted: 5, count: 5 });

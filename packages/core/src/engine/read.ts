@@ -478,6 +478,41 @@ export class ReadEngine {
       ),
     );
   }
+
+  /** Every hit of a search (see `hits`: the sort must end in a unique key), one at a time. */
+  async *eachHit<T = unknown>(
+    request: estypes.SearchRequest,
+    pageSize = READ_PAGE,
+  ): AsyncGenerator<estypes.SearchHit<T>> {
+    for await (const page of this.hits<T>(request, { pageSize })) yield* page.hits;
+  }
+
+  /**
+   * Every document of an index through a point in time (`_shard_doc` order), one at a time, so a
+   * walk sees one consistent view however the index changes meanwhile; the point in time is
+   * closed however the walk ends.
+   */
+  async *eachDocument<T = unknown>(
+    index: string,
+    request: Omit<estypes.SearchRequest, 'index' | 'pit' | 'sort'> = {},
+    pageSize = READ_PAGE,
+  ): AsyncGenerator<estypes.SearchHit<T>> {
+    const pages = this.hits<T>(
+      { ...request, sort: ['_shard_doc'] },
+      { pit: { index, keepAlive: '1m' }, prefetch: true, pageSize },
+    );
+    for await (const page of pages) yield* page.hits;
+  }
+
+  /** Every bucket of a composite aggregation (see `buckets`), one at a time. */
+  async *eachBucket(
+    request: estypes.SearchRequest,
+    aggs: (page: CompositePageRequest) => Record<string, estypes.AggregationsAggregationContainer>,
+    locate: (aggregations: Record<string, unknown>) => CompositePage | undefined,
+    size = READ_PAGE,
+  ): AsyncGenerator<Record<string, unknown>> {
+    for await (const page of this.buckets(request, aggs, locate, { pageSize: size })) yield* page.buckets;
+  }
 }
 
 async function* stripCount<P extends { count: number }>(pages: AsyncGenerator<P>): AsyncGenerator<Omit<P, 'count'>> {
@@ -498,26 +533,6 @@ function transportOptions(options: SearchOptions): { signal?: AbortSignal; reque
   };
 }
 
-/** The read engine of a client (one per client, so its cache is shared by every reader of it). */
-const engines = new WeakMap<Client, ReadEngine>();
-export function readEngineOf(client: Client): ReadEngine {
-  let engine = engines.get(client);
-  if (engine === undefined) {
-    engine = new ReadEngine(client);
-    engines.set(client, engine);
-  }
-  return engine;
-}
-
-/** Every hit of a search (see ReadEngine.hits), one at a time: the jobs', importers' and tests' reader. */
-export async function* scanHits<T = unknown>(
-  client: Client,
-  request: estypes.SearchRequest,
-  pageSize = READ_PAGE,
-): AsyncGenerator<estypes.SearchHit<T>> {
-  for await (const page of readEngineOf(client).hits<T>(request, { pageSize })) yield* page.hits;
-}
-
 /**
  * A walk pages on its request's sort: without one, no page has an `after` and the walk would end,
  * silently, after its first page. That is a caller's mistake, refused where it is made.
@@ -525,31 +540,4 @@ export async function* scanHits<T = unknown>(
 function requireSort(request: estypes.SearchRequest): void {
   if (request.sort === undefined)
     throw new Error('A hit walk needs a sort ending in a unique key (or _shard_doc under a point in time).');
-}
-
-/** Every bucket of a composite aggregation (see ReadEngine.buckets), one at a time. */
-export async function* compositeBuckets(
-  client: Client,
-  request: estypes.SearchRequest,
-  aggs: (page: CompositePageRequest) => Record<string, estypes.AggregationsAggregationContainer>,
-  locate: (aggregations: Record<string, unknown>) => CompositePage | undefined,
-  size = READ_PAGE,
-): AsyncGenerator<Record<string, unknown>> {
-  for await (const page of readEngineOf(client).buckets(request, aggs, locate, { pageSize: size })) yield* page.buckets;
-}
-
-/**
- * Every document of an index through a point in time (`_shard_doc` order), so a walk sees one
- * consistent view however the index changes meanwhile; the point in time is closed at the end.
- */
-export async function* scanIndex<T = unknown>(
-  client: Client,
-  index: string,
-  request: Omit<estypes.SearchRequest, 'index' | 'pit' | 'sort'> = {},
-): AsyncGenerator<estypes.SearchHit<T>> {
-  const pages = readEngineOf(client).hits<T>(
-    { ...request, sort: ['_shard_doc'] },
-    { pit: { index, keepAlive: '1m' }, prefetch: true },
-  );
-  for await (const page of pages) yield* page.hits;
 }

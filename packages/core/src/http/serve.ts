@@ -180,9 +180,22 @@ export async function startHttpServer(
   return running;
 }
 
-/** The app's read engine: the one it was given, else one over its client with the configured budgets. */
+/** The read engine of each client: one per process's client, whichever part of the app asks. */
+const readEngines = new WeakMap<Client, ReadEngine>();
+
+/**
+ * The process's one read engine (its cache, its budgets, its walkers): the one the app was given,
+ * else the one of its client, made on first use with the configured budgets. The REST routes, the
+ * search routes beside them, the access stores and the SQL cursors all read through it.
+ */
 export function readEngineFor(deps: Pick<AppDeps, 'config' | 'client' | 'read'>): ReadEngine {
-  return deps.read ?? new ReadEngine(deps.client, { lookupMs: deps.config.es.lookupTimeoutMs });
+  if (deps.read !== undefined) return deps.read;
+  let read = readEngines.get(deps.client);
+  if (read === undefined) {
+    read = new ReadEngine(deps.client, { lookupMs: deps.config.es.lookupTimeoutMs });
+    readEngines.set(deps.client, read);
+  }
+  return read;
 }
 
 /** True when `moduleUrl` (a module's import.meta.url) is the script node was started with. */

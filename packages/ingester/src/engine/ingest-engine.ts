@@ -2,7 +2,6 @@ import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import {
   CommandError,
   applyTemplates,
-  compositeBuckets,
   createEngineClient,
   createRange,
   DEFAULT_LAYOUT,
@@ -18,11 +17,10 @@ import {
   rangeIndices,
   rangeStart,
   rangeStartsBehind,
+  ReadEngine,
   rangesOverlapping,
   readLayout,
   swapRange,
-  scanHits,
-  scanIndex,
   type ApplyResult,
   type CompositePage,
   type CompositePageRequest,
@@ -68,6 +66,8 @@ export class IngestEngine {
   readonly naming: IndexNaming;
   /** Range aliases known to exist (a range, once created, is never removed while this runs). */
   private readonly ranges = new Set<string>();
+  /** The process's read engine: its walkers page every read of the jobs and importers. */
+  private readonly read: ReadEngine;
 
   constructor(
     private readonly client: Client,
@@ -76,6 +76,7 @@ export class IngestEngine {
     private readonly layout: IndexLayout = DEFAULT_LAYOUT,
   ) {
     this.naming = naming;
+    this.read = new ReadEngine(client);
   }
 
   /** An engine of the configured cluster, for a command that closes it when done. */
@@ -229,7 +230,7 @@ export class IngestEngine {
         await onProgress?.(create ? 'catch-up' : 'copy', scanned);
         page = [];
       };
-      for await (const hit of scanIndex<Json>(this.client, current, {})) {
+      for await (const hit of this.read.eachDocument<Json>(current)) {
         if (hit._id === undefined || hit._source === undefined) continue;
         page.push({
           index: next,
@@ -409,7 +410,7 @@ export class IngestEngine {
 
   /** Every hit of a search, a page at a time (the request's sort must end in a unique key). */
   scan<T>(target: ReadTarget, request: estypes.SearchRequest): AsyncGenerator<estypes.SearchHit<T>> {
-    return scanHits<T>(this.client, { ...request, index: this.nameOf(target) });
+    return this.read.eachHit<T>({ ...request, index: this.nameOf(target) });
   }
 
   /** Every document of an index through a point in time. */
@@ -417,10 +418,10 @@ export class IngestEngine {
     kind: IndexKind,
     request: Omit<estypes.SearchRequest, 'index' | 'pit' | 'sort'> = {},
   ): AsyncGenerator<estypes.SearchHit<T>> {
-    return scanIndex<T>(this.client, this.index(kind), request);
+    return this.read.eachDocument<T>(this.index(kind), request);
   }
 
-  /** Every bucket of a composite aggregation over one index (see core's compositeBuckets). */
+  /** Every bucket of a composite aggregation over one index (see core's ReadEngine.eachBucket). */
   composite(
     target: ReadTarget,
     request: estypes.SearchRequest,
@@ -428,7 +429,7 @@ export class IngestEngine {
     locate: (aggregations: Record<string, unknown>) => CompositePage | undefined,
     size?: number,
   ): AsyncGenerator<Record<string, unknown>> {
-    return compositeBuckets(this.client, { ...request, index: this.nameOf(target) }, aggs, locate, size);
+    return this.read.eachBucket({ ...request, index: this.nameOf(target) }, aggs, locate, size);
   }
 }
 

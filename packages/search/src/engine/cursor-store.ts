@@ -3,10 +3,10 @@ import {
   BadRequestError,
   ErrorCode,
   indexName,
-  readEngineOf,
   type Client,
   type IndexNaming,
   type Logger,
+  type ReadEngine,
 } from '@xle/core';
 
 /**
@@ -53,13 +53,17 @@ export class CursorStore<T> {
   private readonly index: string;
   private lastSweep = 0;
 
+  private readonly client: Client;
+
+  /** Over the process's read engine (its reads by id; its client for the writes). */
   constructor(
-    private readonly client: Client,
+    private readonly read: ReadEngine,
     naming: IndexNaming,
     private readonly logger: Logger,
     private readonly ttlMs = CURSOR_TTL_MS,
   ) {
     this.index = indexName(naming, 'sql-cursors');
+    this.client = read.client;
   }
 
   /** Stores a state for the next page; answers the token the client sends back. */
@@ -84,7 +88,7 @@ export class CursorStore<T> {
   async load(token: string, now = Date.now()): Promise<{ id: string; state: T }> {
     const { id, expiresAt } = parseCursorToken(token);
     // A real-time read by id: absent is undefined; a missing index is the engine's 503, not a 400.
-    const doc = await readEngineOf(this.client).get<CursorDoc<T>>(this.index, id);
+    const doc = await this.read.get<CursorDoc<T>>(this.index, id);
     const expiry = doc === undefined ? expiresAt : Date.parse(doc.expires_at);
     if (now > expiry)
       throw invalid(

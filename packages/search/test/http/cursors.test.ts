@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createLogger, rangeIndices } from '@xle/core';
+import { createLogger, rangeIndices, ReadEngine } from '@xle/core';
 import { createTestIndices, syntheticLedgers } from '@xle/test-helpers';
 import { fixtureLedgers, ingest } from '@xle/test-loaded';
 import { CursorStore } from '../../src/engine/cursor-store.js';
@@ -28,7 +28,11 @@ const ledgers = [
 const target = await createTestIndices(t, { es: { rangeLedgers: RANGE } });
 await ingest(target, ledgers);
 const base = await serveSearch(t, target);
-const store = new CursorStore<SqlCursor>(target.client, target.naming, createLogger('cursors-test', 'silent'));
+const store = new CursorStore<SqlCursor>(
+  new ReadEngine(target.client),
+  target.naming,
+  createLogger('cursors-test', 'silent'),
+);
 
 const ranges = await rangeIndices(target.client, target.naming, 'transactions');
 t.ok(ranges.length >= RANGES, `${ranges.length} transaction range indices`);
