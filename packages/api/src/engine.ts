@@ -2,13 +2,11 @@ import type { estypes } from '@elastic/elasticsearch';
 import { withNewestThreading } from '@xle/documents';
 import {
   indexName,
+  isRangedKind,
   MAX_NAMED_RANGES,
   rangeAlias,
   rangeLast,
-  rangesOverlapping,
-  rangeStart,
   rangeStartOf,
-  rangeStartsBehind,
   type BucketPage,
   type BucketWalkOptions,
   type CompositePage,
@@ -17,14 +15,12 @@ import {
   type HitWalkOptions,
   type IndexKind,
   type IndexNaming,
+  type LedgerSpan,
   type RangedKind,
   type RawHit,
   type ReadEngine,
   type SingleIndexKind,
 } from '@xle/core';
-
-/** How long the list of a kind's ranges is kept (`searchNewest`). */
-const RANGES_TTL_MS = 5000;
 
 /** How long the first close time of each range is kept (`searchClosedBy`). */
 const CALENDAR_TTL_MS = 300_000;
@@ -230,15 +226,11 @@ export class Engine {
     body: estypes.SearchRequest & { size: number },
     { gte, lte, ascending = false }: { gte?: number; lte?: number; ascending?: boolean },
   ): Promise<estypes.SearchHit<T>[]> {
-    let listed = await this.listedRanges(kind);
-    const newest = listed[listed.length - 1];
-    if (lte !== undefined && (newest === undefined || rangeStart(this.naming, lte) > newest))
-      listed = await rangeStartsBehind(this.read.client, this.naming, kind);
-    if (listed.length === 0) return (await this.search<T>(kind, body)).hits.hits;
-    const wanted = rangesOverlapping(this.naming, kind, listed, {
-      ...(gte === undefined ? {} : { gte }),
-      ...(lte === undefined ? {} : { lte }),
-    });
+    const planner = this.read.ranges(this.naming);
+    if ((await planner.starts(kind, lte)).length === 0) return (await this.search<T>(kind, body)).hits.hits;
+    const wanted = await planner.overlapping(kind, [
+      { ...(gte === undefined ? {} : { gte }), ...(lte === undefined ? {} : { lte }) },
+    ]);
     if (!ascending) wanted.reverse();
     const hits: estypes.SearchHit<T>[] = [];
     let at = 0;
@@ -272,7 +264,7 @@ export class Engine {
    * backfill writes an earlier ledger into the range.
    */
   private async calendar(kind: RangedKind): Promise<Array<{ start: number; firstClose: number }>> {
-    const listed = await this.listedRanges(kind);
+    const listed = await this.read.ranges(this.naming).starts(kind);
     const firsts = await Promise.all(
       listed.map((start) =>
         this.remember(`first-close:${kind}:${start}`, CALENDAR_TTL_MS, async () => {
@@ -315,11 +307,6 @@ export class Engine {
     return this.searchByLedger<T>(kind, body, { lte });
   }
 
-  /** The first ledgers of a kind's ranges behind its read alias, oldest first, listed at most every RANGES_TTL_MS. */
-  private listedRanges(kind: RangedKind): Promise<number[]> {
-    return this.remember(`ranges:${kind}`, RANGES_TTL_MS, () => rangeStartsBehind(this.read.client, this.naming, kind));
-  }
-
   /** A search of one index, alias or list of them, never a partial answer (see `search`). */
   private async searchIndex<T>(index: string, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
     return this.read.search<T>({ ...body, index });
@@ -330,12 +317,26 @@ export class Engine {
    * (see ReadEngine.rawHits): `request` sorts and filters, `options` resumes, prefetches, aborts.
    */
   rawHits(
-    kinds: readonly IndexKind[],
+    indices: readonly string[],
     request: estypes.SearchRequest,
     options: Omit<HitWalkOptions, 'pit'> & { keepAlive: string },
   ): AsyncGenerator<HitPage<RawHit>> {
     const { keepAlive, ...walk } = options;
-    return this.read.rawHits(request, { ...walk, pit: { index: kinds.map((k) => this.index(k)), keepAlive } });
+    return this.read.rawHits(request, { ...walk, pit: { index: [...indices], keepAlive } });
+  }
+
+  /**
+   * The indices a walk of some kinds confined to the ledgers of `span` reads: for a kind that
+   * grows with history, the ranges that overlap them (core's RangePlanner); its index otherwise.
+   */
+  async indicesFor(kinds: readonly IndexKind[], span: LedgerSpan): Promise<string[]> {
+    const planner = this.read.ranges(this.naming);
+    const named = await Promise.all(
+      kinds.map(
+        async (kind) => (isRangedKind(kind) ? await planner.target(kind, [span]) : undefined) ?? this.index(kind),
+      ),
+    );
+    return named.flatMap((n) => n.split(','));
   }
 
   /** Every hit of a search of one kind, a page at a time (see ReadEngine.hits: the sort must be unique). */

@@ -86,6 +86,7 @@ export {
   swapRange,
   type LedgerSpan,
 } from './engine/ranges.js';
+export { RangePlanner, type RangePlannerOptions } from './engine/range-planner.js';
 export {
   type ConfiguredLayout,
   type LayoutDifference,

@@ -3,9 +3,6 @@ import {
   indexName,
   isRangedKind,
   ledgerSpanOf,
-  MAX_NAMED_RANGES,
-  rangesOverlapping,
-  rangeStartsBehind,
   type BucketPage,
   type BucketWalkOptions,
   type CompositePage,
@@ -62,23 +59,17 @@ export class SearchEngine {
   /**
    * What a read of a table names: for a kind that grows with history and a request confined to
    * some ledgers (`ledger_index` BETWEEN, =, <, > that every row must match), the range aliases
-   * that overlap them, listed from the read alias now (one cluster-state read); otherwise the
-   * table's alias. A range outside the ledgers is never asked, however many ranges the history
-   * has. The alias is kept when the span reaches the newest listed range (a range created after
-   * the listing is newer than all of them), when more than MAX_NAMED_RANGES ranges overlap (the
-   * engine's shards skip the others on the filter), and when the request reads more than its
-   * query's documents: a `global` or `significant_*` aggregation, a suggester.
+   * that overlap them (core's RangePlanner, the REST routes' too); otherwise the table's alias. A
+   * range outside the ledgers is never asked, however many ranges the history has. The alias is
+   * kept when the span reaches the newest listed range (a range created after the listing is newer
+   * than all of them), when no range or more than MAX_NAMED_RANGES overlap (the engine's shards
+   * skip the others on the filter), and when the request reads more than its query's documents: a
+   * `global` or `significant_*` aggregation, a suggester.
    */
   async target(kind: IndexKind, request: estypes.SearchRequest): Promise<string> {
     if (!isRangedKind(kind) || readsBeyondQuery(request)) return this.index(kind);
-    const span = ledgerSpanOf(request.query);
-    if (span.gte === undefined && span.lte === undefined) return this.index(kind);
-    const starts = await rangeStartsBehind(this.read.client, this.naming, kind);
-    const newest = starts[starts.length - 1];
-    if (newest === undefined || span.lte === undefined || span.lte >= newest) return this.index(kind);
-    const ranges = rangesOverlapping(this.naming, kind, starts, span);
-    // No range holds those ledgers: the alias, whose shards the engine skips (no row can match).
-    return ranges.length === 0 || ranges.length > MAX_NAMED_RANGES ? this.index(kind) : ranges.join(',');
+    const named = await this.read.ranges(this.naming).target(kind, [ledgerSpanOf(request.query)], { newest: true });
+    return named ?? this.index(kind);
   }
 
   /** The public name of an index (`transactions`), never the deployment's prefixed one. */

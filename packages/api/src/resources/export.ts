@@ -86,7 +86,12 @@ export async function exportStream(
   // A deleted ledger object is no longer in objects: its guard (deletions) is its tombstone line.
   // The walk reads under one point in time, the next page on its way while this one is written;
   // it closes the point in time however it ends.
-  const pages = engine.rawHits(kind === 'objects' ? ['objects', 'deletions'] : [kind], buildExportQuery(kind, walk), {
+  // The history kinds are read in the ranges that hold the export's ledgers only.
+  const indices = await engine.indicesFor(kind === 'objects' ? ['objects', 'deletions'] : [kind], {
+    ...(walk.from === undefined ? {} : { gte: walk.from }),
+    ...(walk.to === undefined ? {} : { lte: walk.to }),
+  });
+  const pages = engine.rawHits(indices, buildExportQuery(kind, walk), {
     keepAlive: KEEP_ALIVE,
     pageSize: EXPORT_PAGE,
     prefetch: true,

@@ -1,3 +1,5 @@
+import { RangePlanner } from './range-planner.js';
+import type { IndexNaming } from '../index-names.js';
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { TtlCache } from '../cache.js';
 import { EngineTimeoutError, EngineUnavailableError, IndexNotFoundError } from '../errors.js';
@@ -180,6 +182,7 @@ async function* pagesOf<P extends { after: unknown; count: number }>(
 
 export class ReadEngine {
   private readonly caches = new Map<string, TtlCache<string, unknown>>();
+  private readonly planners = new Map<string, RangePlanner>();
   /** Request options of a read by id. */
   private readonly lookup: { requestTimeout?: number };
 
@@ -188,6 +191,17 @@ export class ReadEngine {
     budgets: ReadBudgets = {},
   ) {
     this.lookup = budgets.lookupMs === undefined ? {} : { requestTimeout: budgets.lookupMs };
+  }
+
+  /** The range planner of a prefix and network, over this engine's client: one per process, shared by its readers. */
+  ranges(naming: IndexNaming): RangePlanner {
+    const key = `${naming.prefix}-${naming.network}-${naming.rangeLedgers ?? ''}`;
+    let planner = this.planners.get(key);
+    if (planner === undefined) {
+      planner = new RangePlanner(this.client, naming);
+      this.planners.set(key, planner);
+    }
+    return planner;
   }
 
   /**

@@ -16,9 +16,8 @@ import {
   rangeIndexOf,
   rangeIndices,
   rangeStart,
-  rangeStartsBehind,
+  RangePlanner,
   ReadEngine,
-  rangesOverlapping,
   readLayout,
   swapRange,
   type ApplyResult,
@@ -68,6 +67,8 @@ export class IngestEngine {
   private readonly ranges = new Set<string>();
   /** The process's read engine: its walkers page every read of the jobs and importers. */
   private readonly read: ReadEngine;
+  /** Which ranges a read of the jobs names (core's RangePlanner, the API's too). */
+  private readonly planner: RangePlanner;
 
   constructor(
     private readonly client: Client,
@@ -77,6 +78,11 @@ export class IngestEngine {
   ) {
     this.naming = naming;
     this.read = new ReadEngine(client);
+    // Listed on every read (a job reads ranges a backfill may have just created), riding out weather.
+    this.planner = new RangePlanner(client, naming, {
+      ttlMs: 0,
+      guard: (what, call) => this.weather(what, call),
+    });
   }
 
   /** An engine of the configured cluster, for a command that closes it when done. */
@@ -105,17 +111,11 @@ export class IngestEngine {
    * a read through it must then filter on the ledgers itself, as every read given a target does.
    */
   async rangesHolding(kind: RangedKind, ledgers: readonly LedgerRange[]): Promise<ReadTarget> {
-    const names = await this.rangesOverlapping(kind, ledgers);
-    return names.length === 0 || names.length > MAX_NAMED_RANGES ? kind : { indices: names.join(',') };
-  }
-
-  /** The range aliases of `kind` in the cluster that overlap `ledgers`. */
-  private async rangesOverlapping(kind: RangedKind, ledgers: readonly LedgerRange[]): Promise<string[]> {
-    if (ledgers.length === 0) return [];
-    const starts = await this.weather('list ranges', () => rangeStartsBehind(this.client, this.naming, kind));
-    return [
-      ...new Set(ledgers.flatMap((r) => rangesOverlapping(this.naming, kind, starts, { gte: r.from, lte: r.to }))),
-    ];
+    const names = await this.planner.target(
+      kind,
+      ledgers.map((r) => ({ gte: r.from, lte: r.to })),
+    );
+    return names === undefined ? kind : { indices: names };
   }
 
   private nameOf(target: ReadTarget): string {
@@ -307,7 +307,10 @@ export class IngestEngine {
     for (const kind of kinds) {
       if (!isRangedKind(kind)) names.push(this.index(kind));
       else {
-        const ranges = await this.rangesOverlapping(kind, ledgers);
+        const ranges = await this.planner.overlapping(
+          kind,
+          ledgers.map((r) => ({ gte: r.from, lte: r.to })),
+        );
         names.push(...(ranges.length > MAX_NAMED_RANGES ? [this.index(kind)] : ranges));
       }
     }
