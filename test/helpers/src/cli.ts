@@ -30,6 +30,14 @@ export function runIngestCli(
   });
 }
 
+/** Starts `pnpm ingest <args>` (the built CLI) in a process of its own, its logs silent; see exitOf. */
+export function startIngestCli(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [join(repoRoot, 'packages/ingester/dist/src/cli.js'), ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
 /** How a child process ended: its exit code, or the signal that ended it. */
 export function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => {

@@ -301,3 +301,20 @@ export class ReplayRippled {
     };
   }
 }
+
+/**
+ * A replay server holding `ledgers`, with `validated` as its validated ledger, started, and
+ * stopped when the test ends.
+ */
+export async function startReplay(
+  t: { teardown: (fn: () => unknown) => void },
+  ledgers: Iterable<LedgerInput | Json>,
+  validated: number,
+): Promise<ReplayRippled> {
+  const server = new ReplayRippled();
+  for (const ledger of ledgers) server.addLedger(structuredClone(ledger) as unknown as Json);
+  server.validated = validated;
+  await server.start();
+  t.teardown(() => server.stop());
+  return server;
+}

@@ -1,7 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { AppError, ErrorCode, totalHits } from '@xle/core';
+import { AppError, ErrorCode } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
+import { refusedTransactionDocuments } from './ledgers.js';
 
 /** What a page of the activity index reads of each of its documents. */
 export interface ActivityEntry {
@@ -33,22 +34,10 @@ async function missingTransactions(
   engine: Engine,
   missing: readonly { id: string; ledgerIndex: number }[],
 ): Promise<AppError> {
-  const refused = await engine.search('dead-letters', {
-    size: 0,
-    track_total_hits: true,
-    ignore_unavailable: true,
-    query: {
-      bool: {
-        filter: [
-          { terms: { doc_id: missing.map((m) => m.id) } },
-          { prefix: { target_index: `${engine.index('transactions')}-` } },
-        ],
-      },
-    },
-  });
+  const refused = await refusedTransactionDocuments(engine, { terms: { doc_id: missing.map((m) => m.id) } });
   const details = { transactions: missing.map((m) => ({ hash: m.id, ledger_index: m.ledgerIndex })) };
   const first = missing[0] as { id: string; ledgerIndex: number };
-  if (totalHits(refused.hits) > 0)
+  if (refused > 0)
     return new AppError(
       500,
       ErrorCode.LedgerIncomplete,

@@ -1,3 +1,4 @@
+import type { estypes } from '@elastic/elasticsearch';
 import { LedgerIncompleteError, LedgerNotReadyError, NotFoundError, totalHits } from '@xle/core';
 import { RIPPLE_EPOCH_OFFSET, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
@@ -133,19 +134,20 @@ export async function ledgerTransactions(engine: Engine, id: string): Promise<Js
 }
 
 /** How many of a ledger's transaction documents the engine refused when they were written (its dead letters). */
-async function refusedTransactions(engine: Engine, ledgerIndex: number): Promise<number> {
+function refusedTransactions(engine: Engine, ledgerIndex: number): Promise<number> {
+  return refusedTransactionDocuments(engine, { term: { ledger_index: ledgerIndex } });
+}
+
+/** How many transaction documents matching `which` the engine refused when they were written (their dead letters). */
+export async function refusedTransactionDocuments(
+  engine: Engine,
+  which: estypes.QueryDslQueryContainer,
+): Promise<number> {
   const found = await engine.search('dead-letters', {
     size: 0,
     track_total_hits: true,
     ignore_unavailable: true,
-    query: {
-      bool: {
-        filter: [
-          { term: { ledger_index: ledgerIndex } },
-          { prefix: { target_index: `${engine.index('transactions')}-` } },
-        ],
-      },
-    },
+    query: { bool: { filter: [which, { prefix: { target_index: `${engine.index('transactions')}-` } }] } },
   });
   return totalHits(found.hits);
 }

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import t from 'tap';
-import { indexName, repoRoot } from '@xle/core';
+import { indexName } from '@xle/core';
 import { normalizeLedger, type Json } from '@xle/documents';
 import {
   comparableDataSet,
@@ -10,7 +9,8 @@ import {
   listFixtureLedgers,
   makeTomlDir,
   readFixture,
-  ReplayRippled,
+  startIngestCli,
+  startReplay,
   runIngestCli,
   syntheticLedgers,
   transactionLedgers,
@@ -122,12 +122,7 @@ t.test('history indexed below a data set makes it behind until a jobs run reads 
   t.same(await contents(target), incremental, 'every data set equals a full run over the same index');
 });
 
-function cli(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [`${repoRoot}packages/ingester/dist/src/cli.js`, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
+const cli = startIngestCli;
 
 t.test('live keeps the data sets current with a backfill writing beneath it', async (t) => {
   const START = 70_000_000;
@@ -136,11 +131,7 @@ t.test('live keeps the data sets current with a backfill writing beneath it', as
   ];
   const last = START + ledgers.length - 1;
   const mid = START + Math.floor(ledgers.length / 2);
-  const server = new ReplayRippled();
-  for (const ledger of ledgers) server.addLedger(structuredClone(ledger) as unknown as Json);
-  server.validated = mid;
-  await server.start();
-  t.teardown(() => server.stop());
+  const server = await startReplay(t, ledgers, mid);
   const target = await createTestIndices(t);
   const base = await serve(t, target);
   const env = { ES_INDEX_PREFIX: target.naming.prefix, RIPPLED_URL: server.url, TOML_DIR: tomlDir };

@@ -1,31 +1,21 @@
 import { affectedAccounts, balanceChangeDocuments, type ActivitySource } from '@xle/documents';
 import type { IngestEngine } from '../engine/ingest-engine.js';
 import { activityWrites } from './batch.js';
+import { BALANCE_SOURCE_FIELDS } from './balance-fill.js';
 import { fillRanges, type RangeFill } from './range-fill.js';
 
 /** The ingest-state record of the fill: the transaction ranges done, so a run resumes after them. */
 export const ACTIVITY_FILL_ID = 'fill.activity';
 
-/** Fields of a transaction its activity documents are made from (its balance changes' too). */
+/** Fields of a transaction its activity documents are made from: its balance changes', its NFTs and its amounts. */
 const SOURCE_FIELDS = [
-  'hash',
-  'ledger_index',
-  '_date',
+  ...BALANCE_SOURCE_FIELDS,
   '_nftokens',
-  'TransactionType',
-  'Account',
-  'Destination',
-  'Fee',
-  'DestinationTag',
-  'SourceTag',
   'Amount',
   'SendMax',
   'TakerGets',
   'TakerPays',
   'LimitAmount',
-  'meta.AffectedNodes',
-  'meta.TransactionIndex',
-  'meta.TransactionResult',
   'meta.delivered_amount',
 ];
 

@@ -13,7 +13,7 @@ export const BALANCE_FILL_ID = 'fill.balance-changes';
 export type BalanceFill = RangeFill;
 
 /** Fields of a transaction the balance changes are made from. */
-const SOURCE_FIELDS = [
+export const BALANCE_SOURCE_FIELDS = [
   'hash',
   'ledger_index',
   '_date',
@@ -42,7 +42,7 @@ export async function fillBalanceChanges(
     engine,
     {
       record: BALANCE_FILL_ID,
-      fields: SOURCE_FIELDS,
+      fields: BALANCE_SOURCE_FIELDS,
       writes: (tx) => balanceChangeWrites(tx, context),
       afterTransactions: async (ledgers, write) => {
         let ops: WriteOp[] = [];

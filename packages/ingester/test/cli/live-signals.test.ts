@@ -7,7 +7,7 @@ import {
   listFixtureLedgers,
   readAllDocuments,
   readFixture,
-  ReplayRippled,
+  startReplay,
   syntheticLedgers,
   exitOf,
   waitUntil,
@@ -41,11 +41,7 @@ function ingesters(): string[] {
 }
 
 t.test('SIGTERM to the pid `pnpm ingest live` started ends the ingester, its checkpoint consistent', async (t) => {
-  const server = new ReplayRippled();
-  for (const ledger of ledgers) server.addLedger(structuredClone(ledger) as unknown as Json);
-  server.validated = LAST;
-  await server.start();
-  t.teardown(() => server.stop());
+  const server = await startReplay(t, ledgers, LAST);
   const target = await createTestIndices(t);
 
   // The README's command, through the package manager, as a shell or a supervisor runs it.

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import t from 'tap';
-import { indexName, repoRoot } from '@xle/core';
+import { indexName } from '@xle/core';
 import { normalizeLedger, type Json, type LedgerInput } from '@xle/documents';
 import {
   createTestIndices,
@@ -8,7 +7,8 @@ import {
   listFixtureLedgers,
   readAllDocuments,
   readFixture,
-  ReplayRippled,
+  startIngestCli,
+  startReplay,
   syntheticLedgers,
   waitUntil,
   exitOf,
@@ -62,20 +62,11 @@ const [SECOND, THIRD] = [...new Set(race.changed.filter((l) => l > CREATED))] as
 /** live starts just above the creation; the backfill fills everything below. */
 const LIVE_FROM = CREATED + 1;
 
-function cli(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [`${repoRoot}packages/ingester/dist/src/cli.js`, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
+const cli = startIngestCli;
 
 t.test('live and a backfill in two processes, in the order that lost activations: the state of one run', async (t) => {
   t.ok(SECOND < THIRD && CREATED < SECOND, `account ${account} created in ${CREATED}, changed in ${SECOND}, ${THIRD}`);
-  const server = new ReplayRippled();
-  for (const ledger of ledgers) server.addLedger(structuredClone(ledger) as unknown as Json);
-  server.validated = LAST;
-  await server.start();
-  t.teardown(() => server.stop());
+  const server = await startReplay(t, ledgers, LAST);
 
   // The reference: one sequential run of the whole range from the same server.
   const reference = await createTestIndices(t);
