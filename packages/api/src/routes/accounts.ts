@@ -118,14 +118,13 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
     account('/obligations', 'Tokens the account issued, summed per currency', accountObligations, AccountObligations),
     list('/nfts', `NFTs the account owns, from its NFToken pages, in id order.${inLink}`, accountNfts, AccountNfts),
     defineRoute({
-      method: 'get',
-      path: '/account/{ACCOUNT}/obligation/{TOKEN_ID}',
-      summary: 'The outstanding amount of one token the account issued (a bare number)',
-      tags: ['Account'],
+      ...under(
+        '/obligation/{TOKEN_ID}',
+        'The outstanding amount of one token the account issued (a bare number)',
+        AccountObligation,
+      ),
       params: Type.Object({ ACCOUNT: AccountParam, TOKEN_ID: TokenIdParam }),
       query: NoQuery,
-      response: AccountObligation,
-      cache: 'latest',
       handler: ({ params }) => accountObligation(engine, params.ACCOUNT, params.TOKEN_ID),
     }),
     defineRoute({
@@ -160,14 +159,12 @@ export function accountRoutes(engine: Engine): AnyRoute[] {
         accountBalanceHistory(engine, params.ACCOUNT, { ...query, interval: query.interval ?? 'day' }),
     }),
     defineRoute({
-      method: 'get',
-      path: '/account/{ACCOUNT}/transactions',
-      summary: 'Transactions that affected the account, newest first, with marker pagination',
-      tags: ['Account'],
-      params: AccountPath,
+      ...under(
+        '/transactions',
+        'The transactions rippled files under the account (its account_tx: TxMeta::getAffectedAccounts), newest first, with marker pagination',
+        AccountTransactionsPage,
+      ),
       query: AccountTxQuery,
-      response: AccountTransactionsPage,
-      cache: 'latest',
       handler: ({ params, query }) => accountTransactions(engine, params.ACCOUNT, query),
     }),
   ];

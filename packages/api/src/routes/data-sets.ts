@@ -1,5 +1,5 @@
-import Type from 'typebox';
-import { defineRoute, NoParams, NoQuery, type AnyRoute } from '@xle/core';
+import Type, { type TObject, type TSchema } from 'typebox';
+import { defineRoute, type AnyRoute, type NoParams, type NoQuery, type RouteSpec } from '@xle/core';
 import { FACT_NAMESPACES, METRIC_IDS } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { accountWalletKyc } from '../resources/accounts.js';
@@ -43,62 +43,56 @@ const Day = Type.String({
   description: 'A UTC day, YYYY-MM-DD.',
 });
 
+/** A GET over a derived data set: its tags, and no parameters unless it names them. */
+function dataSetRoute<P extends TObject = typeof NoParams, Q extends TObject = typeof NoQuery>(
+  spec: Omit<RouteSpec<P, Q, TSchema>, 'method' | 'tags'> & { tags?: string[] },
+): AnyRoute {
+  return defineRoute<P, Q>({ method: 'get', tags: TAGS, ...spec });
+}
+
 /** The routes over the derived data sets: 503 DATA_NOT_READY until their job has run once. */
 export function dataSetRoutes(engine: Engine): AnyRoute[] {
+  const amendments = { job: 'amendments' };
+  const facts = { job: 'facts' };
   return [
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/amendments',
-      dataSet: { job: 'amendments' },
+      dataSet: amendments,
       summary: 'All amendments known to mainnet rippled, with their status',
-      tags: TAGS,
-      params: NoParams,
-      query: NoQuery,
       response: AmendmentList,
       handler: () => amendmentList(engine),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/amendment/{AMENDMENT_ID}',
-      dataSet: { job: 'amendments' },
+      dataSet: amendments,
       summary: 'One amendment',
-      tags: TAGS,
       params: Type.Object({ AMENDMENT_ID: HashParam }),
-      query: NoQuery,
       response: Amendment,
       handler: ({ params }) => amendmentById(engine, params.AMENDMENT_ID),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/fact/{NAMESPACE_ID}',
-      dataSet: { job: 'facts' },
+      dataSet: facts,
       summary: 'Facts of a namespace, as of the newest indexed ledger',
-      tags: TAGS,
       params: Type.Object({ NAMESPACE_ID: Namespace }),
-      query: NoQuery,
       response: Facts,
       handler: ({ params }) => factsOf(engine, params.NAMESPACE_ID),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/fact/{NAMESPACE_ID}/{FACT_ID}',
-      dataSet: { job: 'facts' },
+      dataSet: facts,
       summary: 'One fact',
-      tags: TAGS,
       params: Type.Object({
         NAMESPACE_ID: Namespace,
         FACT_ID: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }),
       }),
-      query: NoQuery,
       response: Fact,
       handler: ({ params }) => factById(engine, params.NAMESPACE_ID, params.FACT_ID),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/metrics/{METRIC_ID}',
       dataSet: { job: 'metrics' },
       summary: 'Daily metric records, oldest first',
-      tags: TAGS,
       params: Type.Object({ METRIC_ID: MetricId }),
       query: Type.Object(
         {
@@ -110,13 +104,10 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       response: Metrics,
       handler: ({ params, query }) => metricsOf(engine, params.METRIC_ID, query.from, query.to),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/balances',
       dataSet: { job: 'balances' },
       summary: 'Top 10,000 accounts by XRP balance (a snapshot, not real time)',
-      tags: TAGS,
-      params: NoParams,
       query: Type.Object(
         {
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, default: 10_000, description: '1-10000.' })),
@@ -127,69 +118,48 @@ export function dataSetRoutes(engine: Engine): AnyRoute[] {
       response: Balances,
       handler: ({ query }) => balances(engine, query.limit ?? 10_000, query.offset ?? 0),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/network/fee',
       dataSet: NETWORK_DATA_SET,
       summary: 'Current network fees: the newest snapshot of rippled’s fee answer',
-      tags: TAGS,
-      params: NoParams,
-      query: NoQuery,
       response: NetworkFee,
       handler: () => networkFee(engine),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/network/server_info',
       dataSet: NETWORK_DATA_SET,
       summary: 'Server information: the newest snapshot of rippled’s server_info answer',
-      tags: TAGS,
-      params: NoParams,
-      query: NoQuery,
       response: ServerInfo,
       handler: () => serverInfo(engine),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/network/server_versions',
       dataSet: NETWORK_DATA_SET,
       summary: 'rippled versions seen on the network (server snapshots, peer nodes, validators), newest first',
-      tags: TAGS,
-      params: NoParams,
-      query: NoQuery,
       response: ServerVersions,
       handler: () => serverVersions(engine),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/nodes',
       dataSet: NODES_DATA_SET,
       summary: 'Peer nodes seen by the newest crawl',
-      tags: TAGS,
-      params: NoParams,
-      query: NoQuery,
       response: NodeList,
       handler: () => nodeList(engine),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/node/{NODE_PUBLIC_KEY}',
       dataSet: NODES_DATA_SET,
       summary: 'One peer node, as last seen',
-      tags: TAGS,
       params: Type.Object({ NODE_PUBLIC_KEY: PublicKeyParam }),
-      query: NoQuery,
       response: Node,
       handler: ({ params }) => nodeByKey(engine, params.NODE_PUBLIC_KEY),
     }),
-    defineRoute({
-      method: 'get',
+    dataSetRoute({
       path: '/account/{ACCOUNT}/walletkyc',
       dataSet: { job: 'kyc', name: 'wallet KYC', command: 'pnpm kyc import <file>' },
       summary: 'Wallet KYC status of an account',
       tags: ['Account'],
       params: Type.Object({ ACCOUNT: AccountParam }),
-      query: NoQuery,
       response: WalletKyc,
       handler: ({ params }) => accountWalletKyc(engine, params.ACCOUNT),
     }),

@@ -311,52 +311,64 @@ function metricOf(ctx: Context, node: AstNode, next: () => string, clause: strin
   return { id, text: `${name}(${path})`, ref: { metric: id }, type, agg: { [kind]: { field: path } } };
 }
 
-export function groupsPlan(
-  ctx: Context,
-  ast: AstNode,
-  items: { expr: AstNode; as?: string | null }[],
-  groupBy: AstNode[],
-  table: IndexKind,
-  query: Query,
-  limit: number | undefined,
-  offset: number,
-): GroupsPlan {
-  // Aliases of SELECT items, so that GROUP BY / HAVING / ORDER BY can name them.
-  const aliasExpr = new Map<string, AstNode>();
-  for (const item of items) if (typeof item.as === 'string') aliasExpr.set(item.as, item.expr);
-  const resolveAlias = (node: AstNode): AstNode => {
+/**
+ * The parts of a grouped query a plan is made of, each a small step over what the steps before
+ * found: the SELECT aliases, the group keys, the metrics (each aggregate once), what each
+ * expression reads of a bucket, then the columns, HAVING, ORDER BY and the composite sources.
+ */
+class GroupsBuilder {
+  private readonly aliasExpr = new Map<string, AstNode>();
+  readonly keys: GroupKey[];
+  readonly metrics = new Map<string, Metric>();
+  private counter = 0;
+
+  constructor(
+    private readonly ctx: Context,
+    items: readonly { expr: AstNode; as?: string | null }[],
+    groupBy: readonly AstNode[],
+  ) {
+    // Aliases of SELECT items, so that GROUP BY / HAVING / ORDER BY can name them.
+    for (const item of items) if (typeof item.as === 'string') this.aliasExpr.set(item.as, item.expr);
+    this.keys = groupBy.map((node, i) => ({ ...groupKeyOf(ctx, this.resolveAlias(node), `g${i}`, 'GROUP BY') }));
+  }
+
+  /** A bare column that names a SELECT alias (and no column of the table) stands for its expression. */
+  resolveAlias(node: AstNode): AstNode {
     if (isColumn(node) && node.table === null && (node.schema === null || node.schema === undefined)) {
-      const aliased = aliasExpr.get(columnPath(node, ctx.tableNames));
-      if (aliased !== undefined && !ctx.schema.has(columnPath(node, ctx.tableNames))) return aliased;
+      const path = columnPath(node, this.ctx.tableNames);
+      const aliased = this.aliasExpr.get(path);
+      if (aliased !== undefined && !this.ctx.schema.has(path)) return aliased;
     }
     return node;
-  };
-  const keys: GroupKey[] = groupBy.map((node, i) => ({ ...groupKeyOf(ctx, resolveAlias(node), `g${i}`, 'GROUP BY') }));
-  const metrics = new Map<string, Metric>();
-  let counter = 0;
-  const metricFor = (node: AstNode, clause: string): Metric => {
-    const metric = metricOf(ctx, node, () => `m${counter}`, clause);
-    const existing = metrics.get(metric.text);
+  }
+
+  /** The metric of an aggregate, made once however often the query names it. */
+  private metricFor(node: AstNode, clause: string): Metric {
+    const metric = metricOf(this.ctx, node, () => `m${this.counter}`, clause);
+    const existing = this.metrics.get(metric.text);
     if (existing !== undefined) return existing;
-    if (metric.agg !== undefined) counter += 1;
-    metrics.set(metric.text, metric);
+    if (metric.agg !== undefined) this.counter += 1;
+    this.metrics.set(metric.text, metric);
     return metric;
-  };
-  const keyFor = (node: AstNode): GroupKey | undefined => {
-    const resolved = resolveAlias(node);
+  }
+
+  /** The group key an expression is, when it is one. */
+  private keyFor(node: AstNode): GroupKey | undefined {
     let text: string | undefined;
     try {
-      text = groupKeyOf(ctx, resolved, '', 'GROUP BY').text;
+      text = groupKeyOf(this.ctx, this.resolveAlias(node), '', 'GROUP BY').text;
     } catch {
       return undefined;
     }
-    return keys.find((k) => k.text === text);
-  };
+    return this.keys.find((k) => k.text === text);
+  }
+
   /** A SELECT / HAVING / ORDER BY expression → what it reads from a bucket. */
-  const refOf = (node: AstNode, clause: string): { ref: Ref; type: string; text: string } => {
-    const resolved = resolveAlias(node);
+  refOf(node: AstNode, clause: string): { ref: Ref; type: string; text: string } {
+    const { ctx } = this;
+    const resolved = this.resolveAlias(node);
     if (resolved.type === 'function' && FUNCTION_AGGREGATES.has(functionName(resolved))) {
-      const metric = metricFor(resolved, clause);
+      const metric = this.metricFor(resolved, clause);
       return { ref: metric.ref, type: metric.type, text: metric.text };
     }
     if (resolved.type === 'aggr_func') {
@@ -368,10 +380,10 @@ export function groupsPlan(
           clause,
           positionOf(ctx.sql, resolved, name),
         );
-      const metric = metricFor(resolved, clause);
+      const metric = this.metricFor(resolved, clause);
       return { ref: metric.ref, type: metric.type, text: metric.text };
     }
-    const key = keyFor(resolved);
+    const key = this.keyFor(resolved);
     if (key !== undefined) return { ref: { key: key.id }, type: key.type, text: key.text };
     if (resolved.type === 'function' && !GROUPING_FUNCTIONS.has(functionName(resolved)))
       throw sqlError(
@@ -383,73 +395,120 @@ export function groupsPlan(
     const shown = textOf(ctx, resolved) ?? 'expression';
     throw sqlError(
       ErrorCode.InvalidQuery,
-      `Cannot use non-grouped column [${shown}], expected [${keys.map((k) => k.text).join(', ')}].`,
+      `Cannot use non-grouped column [${shown}], expected [${this.keys.map((k) => k.text).join(', ')}].`,
       clause,
       positionOf(ctx.sql, resolved, shown.split('.').pop()),
     );
-  };
-  const columns: Column[] = [];
-  const outputs: Ref[] = [];
-  for (const item of items) {
-    if (
-      isColumn(item.expr) &&
-      (item.expr.column === '*' || (item.expr.column as { expr?: { value?: string } })?.expr?.value === '*')
-    )
-      throw sqlError(
-        ErrorCode.InvalidQuery,
-        'SELECT * cannot be used with GROUP BY or aggregates.',
-        'SELECT',
-        positionOf(ctx.sql, null, '*'),
-      );
-    const { ref, type, text } = refOf(item.expr, 'SELECT');
-    columns.push({ name: typeof item.as === 'string' ? item.as : displayName(ctx, item.expr, text), type });
-    outputs.push(ref);
   }
-  const havingNode = ast.having as AstNode | null | undefined;
-  const having = havingNode === null || havingNode === undefined ? undefined : toCondition(ctx, havingNode, refOf);
-  let order: { ref: Ref; desc: boolean }[] | undefined;
-  const orderBy = (ast.orderby as { expr: AstNode; type?: string | null }[] | null) ?? [];
-  const directions = new Map<string, 'asc' | 'desc'>();
-  const byAggregate = orderBy.some((o) => !('key' in refOf(o.expr, 'ORDER BY').ref));
-  if (byAggregate) {
-    if (limit === undefined || limit + offset > MAX_IN_MEMORY_ORDER)
-      throw sqlError(
-        ErrorCode.QueryLimitExceeded,
-        `ORDER BY an aggregate needs LIMIT (with OFFSET) of at most ${MAX_IN_MEMORY_ORDER}.`,
-        'ORDER BY',
-        positionOf(ctx.sql, null, 'ORDER BY') ?? positionOf(ctx.sql, null, 'order by'),
-      );
-    order = orderBy.map((o) => ({ ref: refOf(o.expr, 'ORDER BY').ref, desc: o.type === 'DESC' }));
-  } else {
+
+  /** The SELECT list: each item's column and what it reads of a bucket. */
+  select(items: readonly { expr: AstNode; as?: string | null }[]): { columns: Column[]; outputs: Ref[] } {
+    const columns: Column[] = [];
+    const outputs: Ref[] = [];
+    for (const item of items) {
+      if (
+        isColumn(item.expr) &&
+        (item.expr.column === '*' || (item.expr.column as { expr?: { value?: string } })?.expr?.value === '*')
+      )
+        throw sqlError(
+          ErrorCode.InvalidQuery,
+          'SELECT * cannot be used with GROUP BY or aggregates.',
+          'SELECT',
+          positionOf(this.ctx.sql, null, '*'),
+        );
+      const { ref, type, text } = this.refOf(item.expr, 'SELECT');
+      columns.push({ name: typeof item.as === 'string' ? item.as : displayName(this.ctx, item.expr, text), type });
+      outputs.push(ref);
+    }
+    return { columns, outputs };
+  }
+
+  /**
+   * ORDER BY: by an aggregate, an order of the buckets in memory (LIMIT bounded); by group keys
+   * only, the keys' directions in the composite (in GROUP BY order).
+   */
+  orderOf(
+    orderBy: readonly { expr: AstNode; type?: string | null }[],
+    limit: number | undefined,
+    offset: number,
+  ): { order?: { ref: Ref; desc: boolean }[]; directions: Map<string, 'asc' | 'desc'> } {
+    const directions = new Map<string, 'asc' | 'desc'>();
+    const byAggregate = orderBy.some((o) => !('key' in this.refOf(o.expr, 'ORDER BY').ref));
+    if (byAggregate) {
+      if (limit === undefined || limit + offset > MAX_IN_MEMORY_ORDER)
+        throw sqlError(
+          ErrorCode.QueryLimitExceeded,
+          `ORDER BY an aggregate needs LIMIT (with OFFSET) of at most ${MAX_IN_MEMORY_ORDER}.`,
+          'ORDER BY',
+          positionOf(this.ctx.sql, null, 'ORDER BY') ?? positionOf(this.ctx.sql, null, 'order by'),
+        );
+      return {
+        order: orderBy.map((o) => ({ ref: this.refOf(o.expr, 'ORDER BY').ref, desc: o.type === 'DESC' })),
+        directions,
+      };
+    }
     let last = -1;
     for (const o of orderBy) {
-      const ref = refOf(o.expr, 'ORDER BY').ref as { key: string };
-      const index = keys.findIndex((k) => k.id === ref.key);
+      const ref = this.refOf(o.expr, 'ORDER BY').ref as { key: string };
+      const index = this.keys.findIndex((k) => k.id === ref.key);
       if (index <= last)
         throw sqlError(
           ErrorCode.UnsupportedSql,
           'ORDER BY group keys must follow the GROUP BY order.',
           'ORDER BY',
-          positionOf(ctx.sql, o.expr),
+          positionOf(this.ctx.sql, o.expr),
         );
       last = index;
       directions.set(ref.key, o.type === 'DESC' ? 'desc' : 'asc');
     }
+    return { directions };
   }
-  const sources = keys.map((k) => {
-    const [type, spec] = Object.entries(k.source)[0] as [string, Record<string, unknown>];
-    const direction = directions.get(k.id);
-    return { [k.id]: { [type]: direction === undefined ? spec : { ...spec, order: direction } } };
-  });
-  const aggs: Record<string, estypes.AggregationsAggregationContainer> = {};
-  for (const metric of metrics.values()) if (metric.agg !== undefined) aggs[metric.id] = metric.agg;
+
+  /** The composite aggregation's sources, each key in its direction. */
+  sources(
+    directions: ReadonlyMap<string, 'asc' | 'desc'>,
+  ): Record<string, estypes.AggregationsCompositeAggregationSource>[] {
+    return this.keys.map((k) => {
+      const [type, spec] = Object.entries(k.source)[0] as [string, Record<string, unknown>];
+      const direction = directions.get(k.id);
+      return { [k.id]: { [type]: direction === undefined ? spec : { ...spec, order: direction } } };
+    });
+  }
+
+  /** The metrics' aggregations, by id. */
+  aggregations(): Record<string, estypes.AggregationsAggregationContainer> {
+    const aggs: Record<string, estypes.AggregationsAggregationContainer> = {};
+    for (const metric of this.metrics.values()) if (metric.agg !== undefined) aggs[metric.id] = metric.agg;
+    return aggs;
+  }
+}
+
+export function groupsPlan(
+  ctx: Context,
+  ast: AstNode,
+  items: { expr: AstNode; as?: string | null }[],
+  groupBy: AstNode[],
+  table: IndexKind,
+  query: Query,
+  limit: number | undefined,
+  offset: number,
+): GroupsPlan {
+  const groups = new GroupsBuilder(ctx, items, groupBy);
+  const { columns, outputs } = groups.select(items);
+  const havingNode = ast.having as AstNode | null | undefined;
+  const having =
+    havingNode === null || havingNode === undefined
+      ? undefined
+      : toCondition(ctx, havingNode, (node, clause) => groups.refOf(node, clause));
+  const orderBy = (ast.orderby as { expr: AstNode; type?: string | null }[] | null) ?? [];
+  const { order, directions } = groups.orderOf(orderBy, limit, offset);
   return {
     kind: 'groups',
     table,
     columns,
     query,
-    sources,
-    metrics: aggs,
+    sources: groups.sources(directions),
+    metrics: groups.aggregations(),
     outputs,
     ...(having === undefined ? {} : { having }),
     ...(order === undefined ? {} : { order }),

@@ -160,221 +160,245 @@ interface Phrase {
 }
 
 /** The phrase after the sender, per transaction type. */
-function phraseOf(tx: Tx): Phrase | undefined {
-  const type = String(tx.TransactionType);
-  switch (type) {
-    case 'Payment': {
-      const partial = flagSet(tx, 0x00020000);
-      if (tx.Account === tx.Destination) {
-        return {
-          done: [text('exchanged '), ...amount(tx.SendMax ?? tx.Amount), text(' for '), ...amount(delivered(tx))],
-          tried: [text('tried to exchange '), ...amount(tx.SendMax ?? tx.Amount), text(' for '), ...amount(tx.Amount)],
-        };
-      }
+/**
+ * The phrase of each transaction type (pure), from the transaction and its metadata: a small
+ * function per type, none for a type it has no words for (the summary then names the type).
+ */
+const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
+  Payment: (tx) => {
+    const partial = flagSet(tx, 0x00020000);
+    if (tx.Account === tx.Destination) {
       return {
-        done: [
-          text('paid '),
-          account(tx.Destination),
-          text(' '),
-          ...amount(delivered(tx)),
-          ...(partial ? [text(' (a partial payment)')] : []),
-        ],
-        tried: [text('tried to pay '), account(tx.Destination), text(' '), ...amount(tx.Amount)],
+        done: [text('exchanged '), ...amount(tx.SendMax ?? tx.Amount), text(' for '), ...amount(delivered(tx))],
+        tried: [text('tried to exchange '), ...amount(tx.SendMax ?? tx.Amount), text(' for '), ...amount(tx.Amount)],
       };
     }
-    case 'OfferCreate': {
-      const sell = flagSet(tx, 0x00080000);
-      const what = sell
-        ? [text('an offer to sell '), ...amount(tx.TakerGets), text(' for '), ...amount(tx.TakerPays)]
-        : [text('an offer to buy '), ...amount(tx.TakerPays), text(' for '), ...amount(tx.TakerGets)];
-      const replacing =
-        tx.OfferSequence === undefined ? [] : [text(`, replacing its offer #${String(tx.OfferSequence)}`)];
-      // The rate the offer names; then what happened, by the metadata: traded against the books,
-      // placed on them, both, or neither (an immediate-or-cancel offer that found nothing).
-      const rate = sell ? offerRate(tx.TakerPays, tx.TakerGets) : offerRate(tx.TakerGets, tx.TakerPays);
-      const changes = senderChanges(tx);
-      const traded = changes.received.length > 0;
-      const placed = offerPlaced(tx);
-      // Filled in full: a sell gave all of TakerGets, a buy got all of TakerPays.
-      const whole = sell ? covers(changes.paid, tx.TakerGets) : covers(changes.received, tx.TakerPays);
-      const state = traded
-        ? placed
-          ? ' (partly filled, the rest placed on the books)'
-          : whole
-            ? ' (filled)'
-            : ' (partly filled, the rest cancelled)'
-        : placed
-          ? ' (placed on the books)'
-          : ' (nothing filled, nothing placed)';
-      return {
-        done: [text('created '), ...what, ...rate, ...replacing, text(state)],
-        tried: [text('tried to create '), ...what],
-      };
-    }
-    case 'OfferCancel':
-      return { done: [text(`cancelled its offer #${String(tx.OfferSequence)}`)] };
-    case 'TrustSet':
-      return {
-        done: [text('set a trust line of '), ...amount(tx.LimitAmount)],
-        tried: [text('tried to set a trust line of '), ...amount(tx.LimitAmount)],
-      };
-    case 'AccountSet': {
-      const set = ACCOUNT_SET_FLAGS[Number(tx.SetFlag)];
-      const clear = ACCOUNT_SET_FLAGS[Number(tx.ClearFlag)];
-      const parts: string[] = [];
-      if (set !== undefined) parts.push(`turned on “${set}”`);
-      if (clear !== undefined) parts.push(`turned off “${clear}”`);
-      if (typeof tx.Domain === 'string') parts.push(tx.Domain === '' ? 'removed its domain' : 'set its domain');
-      if (typeof tx.EmailHash === 'string') parts.push('set its email hash');
-      if (typeof tx.MessageKey === 'string') parts.push('set its message key');
-      if (tx.TransferRate !== undefined) parts.push('set its transfer rate');
-      if (tx.TickSize !== undefined) parts.push('set its tick size');
-      if (parts.length === 0) return undefined;
-      return { done: [text(parts.join(' and '))] };
-    }
-    case 'AccountDelete':
-      return {
-        done: [
-          text('deleted its account and sent its remaining '),
-          ...amount(delivered(tx)),
-          text(' to '),
-          account(tx.Destination),
-        ],
-        tried: [text('tried to delete its account in favour of '), account(tx.Destination)],
-      };
-    case 'SetRegularKey':
-      return typeof tx.RegularKey === 'string'
-        ? { done: [text('set its regular key to '), account(tx.RegularKey)] }
-        : { done: [text('removed its regular key')] };
-    case 'SignerListSet': {
-      const signers = Array.isArray(tx.SignerEntries) ? tx.SignerEntries.length : 0;
-      return Number(tx.SignerQuorum) === 0
-        ? { done: [text('removed its signer list')] }
-        : { done: [text(`set a signer list of ${signers} signers with quorum ${String(tx.SignerQuorum)}`)] };
-    }
-    case 'DepositPreauth':
-      return typeof tx.Authorize === 'string'
-        ? { done: [text('preauthorized '), account(tx.Authorize), text(' to pay it')] }
-        : { done: [text('withdrew the preauthorization of '), account(tx.Unauthorize)] };
-    case 'TicketCreate':
-      return { done: [text(`created ${String(tx.TicketCount)} ticket${Number(tx.TicketCount) === 1 ? '' : 's'}`)] };
-    case 'EscrowCreate':
-      return {
-        done: [text('escrowed '), ...amount(tx.Amount), text(' for '), account(tx.Destination)],
-        tried: [text('tried to escrow '), ...amount(tx.Amount), text(' for '), account(tx.Destination)],
-      };
-    case 'EscrowFinish':
-      return { done: [text(`released escrow #${String(tx.OfferSequence)} of `), account(tx.Owner)] };
-    case 'EscrowCancel':
-      return { done: [text(`cancelled escrow #${String(tx.OfferSequence)} of `), account(tx.Owner)] };
-    case 'PaymentChannelCreate':
-      return {
-        done: [text('opened a payment channel to '), account(tx.Destination), text(' with '), ...amount(tx.Amount)],
-        tried: [
-          text('tried to open a payment channel to '),
-          account(tx.Destination),
-          text(' with '),
+    return {
+      done: [
+        text('paid '),
+        account(tx.Destination),
+        text(' '),
+        ...amount(delivered(tx)),
+        ...(partial ? [text(' (a partial payment)')] : []),
+      ],
+      tried: [text('tried to pay '), account(tx.Destination), text(' '), ...amount(tx.Amount)],
+    };
+  },
+  OfferCreate: (tx) => {
+    const sell = flagSet(tx, 0x00080000);
+    const what = sell
+      ? [text('an offer to sell '), ...amount(tx.TakerGets), text(' for '), ...amount(tx.TakerPays)]
+      : [text('an offer to buy '), ...amount(tx.TakerPays), text(' for '), ...amount(tx.TakerGets)];
+    const replacing =
+      tx.OfferSequence === undefined ? [] : [text(`, replacing its offer #${String(tx.OfferSequence)}`)];
+    // The rate the offer names; then what happened, by the metadata: traded against the books,
+    // placed on them, both, or neither (an immediate-or-cancel offer that found nothing).
+    const rate = sell ? offerRate(tx.TakerPays, tx.TakerGets) : offerRate(tx.TakerGets, tx.TakerPays);
+    const changes = senderChanges(tx);
+    const traded = changes.received.length > 0;
+    const placed = offerPlaced(tx);
+    // Filled in full: a sell gave all of TakerGets, a buy got all of TakerPays.
+    const whole = sell ? covers(changes.paid, tx.TakerGets) : covers(changes.received, tx.TakerPays);
+    const state = traded
+      ? placed
+        ? ' (partly filled, the rest placed on the books)'
+        : whole
+          ? ' (filled)'
+          : ' (partly filled, the rest cancelled)'
+      : placed
+        ? ' (placed on the books)'
+        : ' (nothing filled, nothing placed)';
+    return {
+      done: [text('created '), ...what, ...rate, ...replacing, text(state)],
+      tried: [text('tried to create '), ...what],
+    };
+  },
+  OfferCancel: (tx) => {
+    return { done: [text(`cancelled its offer #${String(tx.OfferSequence)}`)] };
+  },
+  TrustSet: (tx) => {
+    return {
+      done: [text('set a trust line of '), ...amount(tx.LimitAmount)],
+      tried: [text('tried to set a trust line of '), ...amount(tx.LimitAmount)],
+    };
+  },
+  AccountSet: (tx) => {
+    const set = ACCOUNT_SET_FLAGS[Number(tx.SetFlag)];
+    const clear = ACCOUNT_SET_FLAGS[Number(tx.ClearFlag)];
+    const parts: string[] = [];
+    if (set !== undefined) parts.push(`turned on “${set}”`);
+    if (clear !== undefined) parts.push(`turned off “${clear}”`);
+    if (typeof tx.Domain === 'string') parts.push(tx.Domain === '' ? 'removed its domain' : 'set its domain');
+    if (typeof tx.EmailHash === 'string') parts.push('set its email hash');
+    if (typeof tx.MessageKey === 'string') parts.push('set its message key');
+    if (tx.TransferRate !== undefined) parts.push('set its transfer rate');
+    if (tx.TickSize !== undefined) parts.push('set its tick size');
+    if (parts.length === 0) return undefined;
+    return { done: [text(parts.join(' and '))] };
+  },
+  AccountDelete: (tx) => {
+    return {
+      done: [
+        text('deleted its account and sent its remaining '),
+        ...amount(delivered(tx)),
+        text(' to '),
+        account(tx.Destination),
+      ],
+      tried: [text('tried to delete its account in favour of '), account(tx.Destination)],
+    };
+  },
+  SetRegularKey: (tx) => {
+    return typeof tx.RegularKey === 'string'
+      ? { done: [text('set its regular key to '), account(tx.RegularKey)] }
+      : { done: [text('removed its regular key')] };
+  },
+  SignerListSet: (tx) => {
+    const signers = Array.isArray(tx.SignerEntries) ? tx.SignerEntries.length : 0;
+    return Number(tx.SignerQuorum) === 0
+      ? { done: [text('removed its signer list')] }
+      : { done: [text(`set a signer list of ${signers} signers with quorum ${String(tx.SignerQuorum)}`)] };
+  },
+  DepositPreauth: (tx) => {
+    return typeof tx.Authorize === 'string'
+      ? { done: [text('preauthorized '), account(tx.Authorize), text(' to pay it')] }
+      : { done: [text('withdrew the preauthorization of '), account(tx.Unauthorize)] };
+  },
+  TicketCreate: (tx) => {
+    return { done: [text(`created ${String(tx.TicketCount)} ticket${Number(tx.TicketCount) === 1 ? '' : 's'}`)] };
+  },
+  EscrowCreate: (tx) => {
+    return {
+      done: [text('escrowed '), ...amount(tx.Amount), text(' for '), account(tx.Destination)],
+      tried: [text('tried to escrow '), ...amount(tx.Amount), text(' for '), account(tx.Destination)],
+    };
+  },
+  EscrowFinish: (tx) => {
+    return { done: [text(`released escrow #${String(tx.OfferSequence)} of `), account(tx.Owner)] };
+  },
+  EscrowCancel: (tx) => {
+    return { done: [text(`cancelled escrow #${String(tx.OfferSequence)} of `), account(tx.Owner)] };
+  },
+  PaymentChannelCreate: (tx) => {
+    return {
+      done: [text('opened a payment channel to '), account(tx.Destination), text(' with '), ...amount(tx.Amount)],
+      tried: [
+        text('tried to open a payment channel to '),
+        account(tx.Destination),
+        text(' with '),
+        ...amount(tx.Amount),
+      ],
+    };
+  },
+  PaymentChannelFund: (tx) => {
+    return {
+      done: [text('added '), ...amount(tx.Amount), text(' to a payment channel')],
+      tried: [text('tried to add '), ...amount(tx.Amount), text(' to a payment channel')],
+    };
+  },
+  PaymentChannelClaim: (tx) => {
+    return {
+      done: [
+        text('claimed from a payment channel'),
+        ...(tx.Balance === undefined ? [] : [text(', up to '), ...amount(tx.Balance), text(' in all')]),
+        ...(flagSet(tx, 0x00020000) ? [text(', and asked to close it')] : []),
+      ],
+    };
+  },
+  CheckCreate: (tx) => {
+    return { done: [text('wrote a check to '), account(tx.Destination), text(' for up to '), ...amount(tx.SendMax)] };
+  },
+  CheckCash: (tx) => {
+    return { done: [text('cashed a check for '), ...amount(tx.Amount ?? tx.DeliverMin)] };
+  },
+  CheckCancel: () => {
+    return { done: [text('cancelled a check')] };
+  },
+  NFTokenMint: (tx) => {
+    return { done: [text('minted NFT '), ...nft(nftOf(tx))], tried: [text('tried to mint an NFT')] };
+  },
+  NFTokenBurn: (tx) => {
+    return { done: [text('burned NFT '), ...nft(tx.NFTokenID)] };
+  },
+  NFTokenCreateOffer: (tx) => {
+    const offer = flagSet(tx, 0x00000001)
+      ? [text('sell NFT '), ...nft(tx.NFTokenID), text(' for '), ...amount(tx.Amount)]
+      : [
+          text('buy NFT '),
+          ...nft(tx.NFTokenID),
+          ...(typeof tx.Owner === 'string' ? [text(' from '), account(tx.Owner)] : []),
+          text(' for '),
           ...amount(tx.Amount),
-        ],
-      };
-    case 'PaymentChannelFund':
-      return {
-        done: [text('added '), ...amount(tx.Amount), text(' to a payment channel')],
-        tried: [text('tried to add '), ...amount(tx.Amount), text(' to a payment channel')],
-      };
-    case 'PaymentChannelClaim':
-      return {
-        done: [
-          text('claimed from a payment channel'),
-          ...(tx.Balance === undefined ? [] : [text(', up to '), ...amount(tx.Balance), text(' in all')]),
-          ...(flagSet(tx, 0x00020000) ? [text(', and asked to close it')] : []),
-        ],
-      };
-    case 'CheckCreate':
-      return { done: [text('wrote a check to '), account(tx.Destination), text(' for up to '), ...amount(tx.SendMax)] };
-    case 'CheckCash':
-      return { done: [text('cashed a check for '), ...amount(tx.Amount ?? tx.DeliverMin)] };
-    case 'CheckCancel':
-      return { done: [text('cancelled a check')] };
-    case 'NFTokenMint':
-      return { done: [text('minted NFT '), ...nft(nftOf(tx))], tried: [text('tried to mint an NFT')] };
-    case 'NFTokenBurn':
-      return { done: [text('burned NFT '), ...nft(tx.NFTokenID)] };
-    case 'NFTokenCreateOffer': {
-      const offer = flagSet(tx, 0x00000001)
-        ? [text('sell NFT '), ...nft(tx.NFTokenID), text(' for '), ...amount(tx.Amount)]
-        : [
-            text('buy NFT '),
-            ...nft(tx.NFTokenID),
-            ...(typeof tx.Owner === 'string' ? [text(' from '), account(tx.Owner)] : []),
-            text(' for '),
-            ...amount(tx.Amount),
-          ];
-      return { done: [text('offered to '), ...offer], tried: [text('tried to offer to '), ...offer] };
-    }
-    case 'NFTokenAcceptOffer': {
-      const id = nftOf(tx);
-      return {
-        done: id === undefined ? [text('accepted an NFT offer')] : [text('accepted an offer for NFT '), ...nft(id)],
-      };
-    }
-    case 'NFTokenCancelOffer': {
-      const count = Array.isArray(tx.NFTokenOffers) ? tx.NFTokenOffers.length : 0;
-      return { done: [text(`cancelled ${count} NFT offer${count === 1 ? '' : 's'}`)] };
-    }
-    case 'AMMCreate':
-      return { done: [text('created an AMM pool of '), ...amount(tx.Amount), text(' and '), ...amount(tx.Amount2)] };
-    case 'AMMDeposit': {
-      // What the metadata changed, not what was asked: the assets paid in and the LP tokens received.
-      const { paid, received } = senderChanges(tx);
-      const lp = received.filter(isLp);
-      return {
-        done: [
-          text('deposited '),
-          ...(paid.length > 0 ? amountsInWords(paid) : [text('into')]),
-          text(paid.length > 0 ? ' into the AMM pool ' : ' the AMM pool '),
-          ...pool(tx),
-          ...(lp.length > 0 ? [text(' and received '), ...amountsInWords(lp)] : []),
-        ],
-        tried: [text('tried to deposit into the AMM pool '), ...pool(tx)],
-      };
-    }
-    case 'AMMWithdraw': {
-      const { paid, received } = senderChanges(tx);
-      const lp = paid.filter(isLp);
-      const assets = received.filter((r) => !isLp(r));
-      return {
-        done: [
-          text('withdrew '),
-          ...(assets.length > 0 ? [...amountsInWords(assets), text(' from')] : [text('from')]),
-          text(' the AMM pool '),
-          ...pool(tx),
-          ...(lp.length > 0 ? [text(', returning '), ...amountsInWords(lp)] : []),
-        ],
-        tried: [text('tried to withdraw from the AMM pool '), ...pool(tx)],
-      };
-    }
-    case 'AMMVote':
-      return {
-        done: [
-          text(`voted for a trading fee of ${formatValue(Number(tx.TradingFee) / 1000)} % on the AMM pool `),
-          ...pool(tx),
-        ],
-      };
-    case 'AMMBid':
-      return { done: [text('bid for the auction slot of the AMM pool '), ...pool(tx)] };
-    case 'AMMDelete':
-      return { done: [text('deleted the empty AMM pool '), ...pool(tx)] };
-    case 'Clawback': {
-      const view = amountView(tx.Amount);
-      if (view?.issuer === undefined || typeof tx.Account !== 'string') return undefined;
-      // A Clawback's Amount names the holder in its issuer field; the token is the sender's own.
-      const clawed = amount({ currency: view.currency, issuer: tx.Account, value: view.value });
-      return { done: [text('clawed back '), ...clawed, text(' from '), account(view.issuer)] };
-    }
-    default:
-      return undefined;
-  }
+        ];
+    return { done: [text('offered to '), ...offer], tried: [text('tried to offer to '), ...offer] };
+  },
+  NFTokenAcceptOffer: (tx) => {
+    const id = nftOf(tx);
+    return {
+      done: id === undefined ? [text('accepted an NFT offer')] : [text('accepted an offer for NFT '), ...nft(id)],
+    };
+  },
+  NFTokenCancelOffer: (tx) => {
+    const count = Array.isArray(tx.NFTokenOffers) ? tx.NFTokenOffers.length : 0;
+    return { done: [text(`cancelled ${count} NFT offer${count === 1 ? '' : 's'}`)] };
+  },
+  AMMCreate: (tx) => {
+    return { done: [text('created an AMM pool of '), ...amount(tx.Amount), text(' and '), ...amount(tx.Amount2)] };
+  },
+  AMMDeposit: (tx) => {
+    // What the metadata changed, not what was asked: the assets paid in and the LP tokens received.
+    const { paid, received } = senderChanges(tx);
+    const lp = received.filter(isLp);
+    return {
+      done: [
+        text('deposited '),
+        ...(paid.length > 0 ? amountsInWords(paid) : [text('into')]),
+        text(paid.length > 0 ? ' into the AMM pool ' : ' the AMM pool '),
+        ...pool(tx),
+        ...(lp.length > 0 ? [text(' and received '), ...amountsInWords(lp)] : []),
+      ],
+      tried: [text('tried to deposit into the AMM pool '), ...pool(tx)],
+    };
+  },
+  AMMWithdraw: (tx) => {
+    const { paid, received } = senderChanges(tx);
+    const lp = paid.filter(isLp);
+    const assets = received.filter((r) => !isLp(r));
+    return {
+      done: [
+        text('withdrew '),
+        ...(assets.length > 0 ? [...amountsInWords(assets), text(' from')] : [text('from')]),
+        text(' the AMM pool '),
+        ...pool(tx),
+        ...(lp.length > 0 ? [text(', returning '), ...amountsInWords(lp)] : []),
+      ],
+      tried: [text('tried to withdraw from the AMM pool '), ...pool(tx)],
+    };
+  },
+  AMMVote: (tx) => {
+    return {
+      done: [
+        text(`voted for a trading fee of ${formatValue(Number(tx.TradingFee) / 1000)} % on the AMM pool `),
+        ...pool(tx),
+      ],
+    };
+  },
+  AMMBid: (tx) => {
+    return { done: [text('bid for the auction slot of the AMM pool '), ...pool(tx)] };
+  },
+  AMMDelete: (tx) => {
+    return { done: [text('deleted the empty AMM pool '), ...pool(tx)] };
+  },
+  Clawback: (tx) => {
+    const view = amountView(tx.Amount);
+    if (view?.issuer === undefined || typeof tx.Account !== 'string') return undefined;
+    // A Clawback's Amount names the holder in its issuer field; the token is the sender's own.
+    const clawed = amount({ currency: view.currency, issuer: tx.Account, value: view.value });
+    return { done: [text('clawed back '), ...clawed, text(' from '), account(view.issuer)] };
+  },
+};
+
+function phraseOf(tx: Tx): Phrase | undefined {
+  return PHRASES[String(tx.TransactionType)]?.(tx);
 }
 
 /** A validator's public key from its hex form (33 bytes) as a node public key ("n9…"), if it is one. */
