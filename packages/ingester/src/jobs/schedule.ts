@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dataSetCoverage, type JobStatus } from '@xle/documents';
 import type { IngestEngine } from '../engine/ingest-engine.js';
@@ -11,48 +12,77 @@ const LOCK_ID = 'lock.jobs';
 interface LockDoc {
   kind: 'lock';
   owner: string;
+  host: string;
+  pid: number;
   expires_at: number;
   updated_at: string;
+}
+
+/** Whether a process of this host is alive (signal 0 tests without sending). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
  * One run of the data-set jobs at a time, across processes (`live` running them and an operator's
  * `pnpm ingest jobs`): two runs replacing the same data set at once could each delete what the
- * other wrote. A lease in ingest-state taken by compare-and-set, renewed between jobs, and taken
- * over once it has expired (a run killed half-way leaves it; the next run ends in the same state
- * as an uninterrupted one, every job being idempotent).
+ * other wrote. A lease in ingest-state taken by compare-and-set and renewed while held (every
+ * third of its length); taken over once it has expired, or at once when its holder was a process
+ * of this host that is gone (a run killed half-way: the next one ends in the same state as an
+ * uninterrupted one, every job being idempotent).
  */
 export class JobsLock {
+  private renewal: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly engine: IngestEngine,
     private readonly owner: string,
-    private readonly leaseMs = 30 * 60_000,
+    private readonly leaseMs = 120_000,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes the lock when it is free, expired or already this owner's; false when another run holds it. */
+  /** Takes the lock when it is free, expired, left by a dead process of this host, or this owner's; false otherwise. */
   async acquire(): Promise<boolean> {
     const held = await this.engine.getTagged<LockDoc>('ingest-state', LOCK_ID);
-    if (held !== undefined && held.source.owner !== this.owner && held.source.expires_at > this.now()) return false;
+    if (held !== undefined && held.source.owner !== this.owner && !this.stale(held.source)) return false;
     const doc: LockDoc = {
       kind: 'lock',
       owner: this.owner,
+      host: hostname(),
+      pid: process.pid,
       expires_at: this.now() + this.leaseMs,
       updated_at: new Date(this.now()).toISOString(),
     };
-    return (await this.engine.putIf('ingest-state', LOCK_ID, doc, held?.tag ?? 'absent')) !== undefined;
+    const taken = (await this.engine.putIf('ingest-state', LOCK_ID, doc, held?.tag ?? 'absent')) !== undefined;
+    if (taken && this.renewal === undefined) {
+      this.renewal = setInterval(() => {
+        void this.acquire().catch(() => undefined);
+      }, this.leaseMs / 3);
+      this.renewal.unref();
+    }
+    return taken;
+  }
+
+  /** A lease nobody holds any more: expired, or its holder a process of this host that is gone. */
+  private stale(lock: LockDoc): boolean {
+    return lock.expires_at <= this.now() || (lock.host === hostname() && !alive(lock.pid));
   }
 
   /** Who holds the lock and until when, when someone does. */
   async holder(): Promise<{ owner: string; expiresAt: number } | undefined> {
     const held = await this.engine.get<LockDoc>('ingest-state', LOCK_ID);
-    return held === undefined || held.expires_at <= this.now()
-      ? undefined
-      : { owner: held.owner, expiresAt: held.expires_at };
+    return held === undefined || this.stale(held) ? undefined : { owner: held.owner, expiresAt: held.expires_at };
   }
 
   /** Gives the lock back, if this owner still holds it. */
   async release(): Promise<void> {
+    if (this.renewal !== undefined) clearInterval(this.renewal);
+    this.renewal = undefined;
     const held = await this.engine.getTagged<LockDoc>('ingest-state', LOCK_ID);
     if (held === undefined || held.source.owner !== this.owner) return;
     // Expired now: free for the next run (a document, not a delete, so the compare-and-set holds).
@@ -110,7 +140,6 @@ export function followJobs(
               { job: name, ledger: status.ledger_index, changed_ledgers: status.detail?.changed_ledgers ?? null },
               'data set brought up to date',
             );
-            await lock.acquire();
           }
         } finally {
           await lock.release();

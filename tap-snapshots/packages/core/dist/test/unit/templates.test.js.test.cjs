@@ -48,7 +48,7 @@ Array [
     "name": "xrpl-mainnet-facts",
   },
   Object {
-    "hash": "cebb45c9f55c869b",
+    "hash": "2be60dcb0c8019b2",
     "name": "xrpl-mainnet-ingest-state",
   },
   Object {
