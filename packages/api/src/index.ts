@@ -1,2 +1,2 @@
 export { apiRoutes, createApp, type AppOptions, type SiteMount, type SiteParts } from './app.js';
-export { apiServer, startServer } from './server.js';
+export { startServer } from './start-api.js';

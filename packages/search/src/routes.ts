@@ -97,6 +97,45 @@ export const SEARCH_SCHEMAS = {
 };
 
 /** POST /search, /search/pit, DELETE /search/pit, POST /sql and /sql/close. */
+/** The JSON answer of POST /sql: as Elasticsearch SQL's, the columns once, then the rows, and a cursor when more follow. */
+const SqlJsonAnswer = Type.Object(
+  {
+    columns: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ description: 'The column as the query names it.' }),
+            type: Type.String({ description: 'Its SQL type (keyword, long, double, datetime, boolean, ...).' }),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'The result’s columns (absent on the pages after the first).' },
+      ),
+    ),
+    rows: Type.Array(Type.Array(Type.Unknown()), { description: 'The rows, each a value per column.' }),
+    cursor: Type.Optional(Type.String({ description: 'With fetch_size: resumes the result (POST /sql {"cursor"}).' })),
+  },
+  { additionalProperties: false, description: 'The result as JSON (format json).' },
+);
+
+/** The answers of POST /sql in its other formats, by media type. */
+const SQL_TEXT_ANSWERS: Record<string, ReturnType<typeof Type.String>> = {
+  'text/csv': Type.String({
+    description: 'CSV with a header line (format csv); with fetch_size, the Cursor header resumes it.',
+  }),
+  'text/tab-separated-values': Type.String({ description: 'Tab-separated values with a header line (format tsv).' }),
+  'text/plain': Type.String({ description: 'Elasticsearch SQL’s text table (format txt or text).' }),
+  'application/yaml': Type.String({ description: 'YAML: columns, rows and the cursor (format yaml).' }),
+  'application/cbor': Type.String({
+    format: 'binary',
+    description: 'CBOR: columns, rows and the cursor (format cbor).',
+  }),
+  'application/smile': Type.String({
+    format: 'binary',
+    description: 'Smile: columns, rows and the cursor (format smile).',
+  }),
+};
+
 export function searchRoutes(deps: SearchDeps, logger: Logger): AnyRoute[] {
   const common = { tags: TAGS, errors: SEARCH_ERRORS, params: NoParams } as const;
   return [
@@ -156,8 +195,9 @@ export function searchRoutes(deps: SearchDeps, logger: Logger): AnyRoute[] {
         'cursor (in the body for json, yaml, cbor and smile; in the Cursor header otherwise).',
       query: SEARCH_SCHEMAS.sqlQuery,
       body: SEARCH_SCHEMAS.sqlBody,
-      response: Type.Unknown({ description: 'The result in the chosen format' }),
+      response: SqlJsonAnswer,
       produces: FORMATS.map((f) => MEDIA_TYPES[f].split(';')[0] as string),
+      formats: SQL_TEXT_ANSWERS,
       handler: ({ query, body }, ctx) => runSql(deps, logger, query.format, body, ctx),
     }),
     defineRoute({

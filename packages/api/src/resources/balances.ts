@@ -2,8 +2,6 @@ import type { estypes } from '@elastic/elasticsearch';
 import BigNumber from 'bignumber.js';
 import { AppError, BadRequestError, ErrorCode, NotFoundError, totalHits } from '@xle/core';
 import {
-  currencyHex,
-  decodeCurrency,
   RIPPLE_EPOCH_OFFSET,
   rippleTimeToIso,
   type ActivityDoc,
@@ -28,7 +26,7 @@ import {
   type ChangeKey,
 } from '../queries/activity.js';
 import { decodePageMarker, encodePageMarker } from '../queries/markers.js';
-import { shapeBalance, shapeBalanceChange, type ShapedBalance } from '../shapers/balances.js';
+import { shapeBalance, shapeBalanceChange, shapeBalanceHistory, type ShapedBalance } from '../shapers/balances.js';
 import { lastLedgerClosedBy, latestLedger } from './ledgers.js';
 
 /**
@@ -517,27 +515,18 @@ export async function accountBalanceHistory(
       found.aggregations?.points as
         { buckets?: Array<{ key: number; last?: { hits?: { hits?: Array<{ _source?: Change }> } } }> } | undefined
     )?.buckets ?? [];
-  const lastIn = new Map(buckets.map((b) => [b.key, b.last?.hits?.hits?.[0]?._source]));
-  let balance = before?.balance ?? '0';
-  const points = starts.map((start) => {
-    const change = lastIn.get(start);
-    if (change?.balance !== undefined) balance = change.balance;
-    return { date: new Date(start).toISOString(), balance };
-  });
-  const named = before ?? [...lastIn.values()].find((c) => c !== undefined);
-  const code = asset.currency as string;
-  return {
+  return shapeBalanceHistory({
     account,
-    currency: named?.currency ?? (code.toUpperCase() === 'XRP' ? 'XRP' : decodeCurrency(code)),
-    currency_hex:
-      named?.currency_hex ?? (code.toUpperCase() === 'XRP' ? 'XRP' : (currencyHex(code) ?? code.toUpperCase())),
-    issuer: request.issuer ?? null,
+    currency: asset.currency as string,
+    issuer: request.issuer,
     interval: request.interval,
-    from: new Date(fromMs).toISOString(),
-    to: new Date(toMs).toISOString(),
-    complete_from_ledger: from ?? startAtEnd?.ledger_index ?? null,
-    points,
-  };
+    fromMs,
+    toMs,
+    starts,
+    before,
+    lastIn: new Map(buckets.map((b) => [b.key, b.last?.hits?.hits?.[0]?._source])),
+    completeFrom: from ?? startAtEnd?.ledger_index ?? null,
+  });
 }
 
 /** What a transaction did to one balance of the account: the net of its changes of one asset. */

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { createLogger, engineUrls, MAX_HEADER_BYTES, type Config } from '@xle/core';
 import { createTestIndices } from '@xle/test-helpers';
-import { startServer } from '../../src/server.js';
+import { startServer } from '../../src/start-api.js';
 
 interface Teardown {
   teardown(fn: () => Promise<void> | void): void;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { createLogger, engineUrls, type Config, type LayoutError } from '@xle/core';
 import { createTestIndices, spawnApi, type ApiChild } from '@xle/test-helpers';
-import { startServer } from '../../src/server.js';
+import { startServer } from '../../src/start-api.js';
 
 /**
  * The API checks the index layout recorded in the cluster before it serves: started with another

@@ -120,7 +120,7 @@ function operationOf(
       type,
       type === 'application/json'
         ? { schema, ...(responseExample === undefined ? {} : { example: responseExample }) }
-        : { schema: {} },
+        : { schema: route.formats?.[type] === undefined ? {} : plainSchema(route.formats[type]) },
     ]),
   );
   const responses: OpenApiObject = { '200': { description: 'OK', content } };

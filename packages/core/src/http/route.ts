@@ -107,6 +107,8 @@ export interface RouteSpec<P extends TObject, Q extends TObject, B extends TSche
   response: TSchema;
   /** Media types of the 200 answer (default application/json; the schema applies to JSON). */
   produces?: readonly string[];
+  /** The 200 answer's schema for each media type of `produces` that is not JSON (a text or binary format). */
+  formats?: Readonly<Record<string, TSchema>>;
   /** Statuses this route answers besides 200 and the document's own, with their meaning (added to those). */
   errors?: Readonly<Record<string, string>>;
   /** Answers 503 DATA_NOT_READY until the data set behind it is computed. */

@@ -7,7 +7,7 @@ import { abortOnDisconnect, type SearchDeps } from '../search.js';
 import { initialState, runPlan, type Batch } from './execute.js';
 import type { Plan } from './plan.js';
 import { showPlan, showStatement, tableNamed } from './show.js';
-import { tableOfSql, translateSql } from './translate.js';
+import { parseSql, translateSql } from './translate.js';
 
 /** Engine page size of a streamed SQL export; `fetch_size` sets it for cursor pages. */
 export const EXPORT_PAGE_SIZE = 1000;
@@ -33,9 +33,10 @@ async function planOf(engine: SearchEngine, sql: string, now: number): Promise<P
     const schema = kind === undefined ? new Map() : await engine.schema(kind);
     return showPlan(show, () => schema);
   }
-  const kind = tableOfSql(sql);
-  const schema = await engine.schema(kind);
-  return translateSql(sql, () => schema, now);
+  // Parsed once: the table it names, then its translation against that table's mapping.
+  const parsed = parseSql(sql);
+  const schema = await engine.schema(parsed.table);
+  return translateSql(parsed, () => schema, now);
 }
 
 /** The answer's format: ?format, then the body's, then Accept, then JSON. */

@@ -116,9 +116,17 @@ function limitOf(sql: string, ast: AstNode): { limit?: number; offset: number } 
   return { ...(first === undefined ? {} : { limit: first }), offset: (numbers[1] as number | undefined) ?? 0 };
 }
 
-/** The index kind a SELECT reads, before its translation needs that table's mapping (pure). */
-export function tableOfSql(sql: string): IndexKind {
-  return tableOf(sql, parseSelect(sql)).kind;
+/** A SELECT parsed once: its syntax tree and the table it reads, before that table's mapping is needed. */
+export interface ParsedSelect {
+  sql: string;
+  ast: AstNode;
+  table: IndexKind;
+}
+
+/** Parses a SELECT of the supported subset and names its table (pure; a 400 naming the clause and position). */
+export function parseSql(sql: string): ParsedSelect {
+  const ast = parseSelect(sql);
+  return { sql, ast, table: tableOf(sql, ast).kind };
 }
 
 /**
@@ -126,8 +134,8 @@ export function tableOfSql(sql: string): IndexKind {
  * sources and metrics, plus what is evaluated in memory (HAVING, ordering by an aggregate). Pure:
  * `schemas` gives the mapping of each table, `now` the instant NOW() and CURRENT_DATE stand for. Throws a 400 naming the clause and position.
  */
-export function translateSql(sql: string, schemas: Schemas, now: number = Date.now()): Plan {
-  const ast = parseSelect(sql);
+export function translateSql(statement: string | ParsedSelect, schemas: Schemas, now: number = Date.now()): Plan {
+  const { sql, ast } = typeof statement === 'string' ? parseSql(statement) : statement;
   checkUnsupportedClauses(sql, ast);
   const { kind: table, names } = tableOf(sql, ast);
   const ctx: Context = { sql, schema: schemas(table), tableNames: names, now };
