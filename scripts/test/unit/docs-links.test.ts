@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import { repoRoot } from '@xle/core';
 
@@ -89,4 +90,18 @@ t.test('the README is an entry, not a manual', async (t) => {
     [],
     'no line past 100 characters',
   );
+});
+
+t.test('docs/architecture.md draws the package arrows lint/architecture.js declares', async (t) => {
+  const { PACKAGE_ARROWS } = (await import(pathToFileURL(join(repoRoot, 'lint/architecture.js')).href)) as {
+    PACKAGE_ARROWS: Record<string, string[]>;
+  };
+  const page = readFileSync(join(repoRoot, 'docs/architecture.md'), 'utf8');
+  const diagram = /```mermaid\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+  const drawn = [...diagram.matchAll(/^\s*(\w+) --> (\w+)\s*$/gm)].map((m) => `${m[1]} -> ${m[2]}`).sort();
+  const declared = Object.entries(PACKAGE_ARROWS)
+    .flatMap(([from, to]) => to.map((target) => `${from} -> ${target}`))
+    .sort();
+  t.ok(declared.length > 10, `${declared.length} arrows`);
+  t.same(drawn, declared, 'the diagram is the lint rule');
 });
