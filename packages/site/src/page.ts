@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type Router from '@koa/router';
-import type { Static, TObject } from 'typebox';
+import Type, { type Static, type TObject, type TSchema } from 'typebox';
 import type { ComponentChildren } from 'preact';
 import {
   AppError,
@@ -42,6 +42,25 @@ export type AnyPage = PageSpec<TObject, TObject>;
 
 export function definePage<P extends TObject, Q extends TObject = typeof NoQuery>(spec: PageSpec<P, Q>): AnyPage {
   return spec as unknown as AnyPage;
+}
+
+/**
+ * A page of one thing named by the path's one parameter (`/amm/:AMM_ACCOUNT`): the parameter's
+ * REST schema, its words for the 400 page, the cache policy, and the render of its value.
+ */
+export function thingPage(
+  path: `/${string}/:${string}`,
+  param: { schema: TSchema; name: string; cache: CachePolicy },
+  render: (value: string) => Promise<ComponentChildren>,
+): AnyPage {
+  const key = path.slice(path.lastIndexOf(':') + 1);
+  return definePage({
+    path,
+    params: Type.Object({ [key]: param.schema }),
+    names: { [key]: param.name },
+    cache: param.cache,
+    render: ({ params }) => render(String((params as Record<string, unknown>)[key])),
+  });
 }
 
 /**

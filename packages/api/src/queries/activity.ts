@@ -109,19 +109,38 @@ export function buildChangeActivityQuery(
   size: number,
   after?: readonly estypes.FieldValue[],
 ): estypes.SearchRequest & { size: number } {
+  const where = [
+    ...between('ledger_index', filters.from_ledger, Math.min(upTo, filters.to_ledger ?? upTo)),
+    ...between('date', filters.from, filters.to),
+    ...(filters.kind === undefined ? [] : [{ term: { change_kinds: filters.kind } }]),
+  ];
+  return changeSearch(account, where, filters, 'asc', size, after);
+}
+
+/**
+ * The account's activity documents holding balance changes (term key, exists change_kinds),
+ * under `where` and of one asset when given, as one page in (ledger, transaction, position)
+ * order.
+ */
+function changeSearch(
+  account: string,
+  where: readonly estypes.QueryDslQueryContainer[],
+  asset: { currency?: string; issuer?: string } | undefined,
+  order: 'asc' | 'desc',
+  size: number,
+  after: readonly estypes.FieldValue[] | undefined,
+): estypes.SearchRequest & { size: number } {
   const filter: estypes.QueryDslQueryContainer[] = [
     { term: { key: account } },
     { exists: { field: 'change_kinds' } },
-    ...between('ledger_index', filters.from_ledger, Math.min(upTo, filters.to_ledger ?? upTo)),
-    ...between('date', filters.from, filters.to),
+    ...where,
   ];
-  const codes = currencyForms(filters.currency);
+  const codes = currencyForms(asset?.currency);
   if (codes !== undefined) filter.push({ terms: { change_currencies: codes } });
-  if (filters.issuer !== undefined) filter.push({ term: { change_issuers: filters.issuer } });
-  if (filters.kind !== undefined) filter.push({ term: { change_kinds: filters.kind } });
+  if (asset?.issuer !== undefined) filter.push({ term: { change_issuers: asset.issuer } });
   const request: estypes.SearchRequest & { size: number } = {
     query: { bool: { filter } },
-    sort: changeOrder('asc'),
+    sort: changeOrder(order),
     size,
     track_total_hits: false,
     _source: ['ledger_index', 'transaction_index', 'position', 'changes'],
@@ -183,22 +202,9 @@ export function buildChangeLookupQuery(
   size: number,
   cursor?: readonly estypes.FieldValue[],
 ): estypes.SearchRequest & { size: number } {
-  const filter: estypes.QueryDslQueryContainer[] = [
-    { term: { key: account } },
-    { exists: { field: 'change_kinds' } },
+  const where: estypes.QueryDslQueryContainer[] = [
     { range: { ledger_index: { ...(span.after === undefined ? {} : { gt: span.after }), lte: span.upTo } } },
   ];
-  if (what.starts === true) filter.push({ term: { starts: true } });
-  const codes = currencyForms(what.asset?.currency);
-  if (codes !== undefined) filter.push({ terms: { change_currencies: codes } });
-  if (what.asset?.issuer !== undefined) filter.push({ term: { change_issuers: what.asset.issuer } });
-  const request: estypes.SearchRequest & { size: number } = {
-    query: { bool: { filter } },
-    sort: changeOrder(order),
-    size,
-    track_total_hits: false,
-    _source: ['ledger_index', 'transaction_index', 'position', 'changes'],
-  };
-  if (cursor !== undefined) request.search_after = [...cursor];
-  return request;
+  if (what.starts === true) where.push({ term: { starts: true } });
+  return changeSearch(account, where, what.asset, order, size, cursor);
 }

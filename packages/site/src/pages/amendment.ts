@@ -8,7 +8,7 @@ import { amendmentById, amendmentList, AMENDMENTS_DATA_SET } from '@xle/api/reso
 import { ledgerById } from '@xle/api/resources/ledgers';
 import { transactionById } from '@xle/api/resources/transactions';
 import { validatorRegistry } from '@xle/api/resources/validators';
-import { definePage, type AnyPage } from '../page.js';
+import { thingPage, type AnyPage } from '../page.js';
 import { AmendmentPage, type AmendmentProps } from '../views/amendment.js';
 import type { SiteChrome } from '../views/layout.js';
 import { optional } from './common.js';
@@ -59,11 +59,9 @@ export async function loadAmendment(engine: Engine, id: string): Promise<Amendme
 
 /** `/amendment/{AMENDMENT_ID}`. */
 export function amendmentPage(engine: Engine, chrome: SiteChrome): AnyPage {
-  return definePage({
-    path: '/amendment/:AMENDMENT_ID',
-    params: Type.Object({ AMENDMENT_ID: AmendmentIdOrName }),
-    names: { AMENDMENT_ID: 'an amendment id or name' },
-    cache: 'data-set',
-    render: async ({ params }) => h(AmendmentPage, { chrome, props: await loadAmendment(engine, params.AMENDMENT_ID) }),
-  });
+  return thingPage(
+    '/amendment/:AMENDMENT_ID',
+    { schema: AmendmentIdOrName, name: 'an amendment id or name', cache: 'data-set' },
+    async (value) => h(AmendmentPage, { chrome, props: await loadAmendment(engine, value) }),
+  );
 }

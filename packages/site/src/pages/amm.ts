@@ -1,10 +1,9 @@
 import { h } from 'preact';
-import Type from 'typebox';
 import type { Engine } from '@xle/api/engine';
 import { ammAssetsOf, ammInfo } from '@xle/api/resources/amm';
 import { accountTransactions } from '@xle/api/resources/transactions';
 import { AccountParam } from '@xle/api/schemas/params';
-import { definePage, type AnyPage } from '../page.js';
+import { thingPage, type AnyPage } from '../page.js';
 import { AmmPage, type AmmProps } from '../views/amm.js';
 import type { SiteChrome } from '../views/layout.js';
 import { linkContext } from './common.js';
@@ -34,11 +33,9 @@ export async function loadAmm(engine: Engine, account: string): Promise<AmmProps
 
 /** `/amm/{AMM_ACCOUNT}`: the pool whose AMM account this is (404 for an account that is not one). */
 export function ammPage(engine: Engine, chrome: SiteChrome): AnyPage {
-  return definePage({
-    path: '/amm/:AMM_ACCOUNT',
-    params: Type.Object({ AMM_ACCOUNT: AccountParam }),
-    names: { AMM_ACCOUNT: 'an AMM account address' },
-    cache: 'latest',
-    render: async ({ params }) => h(AmmPage, { chrome, props: await loadAmm(engine, params.AMM_ACCOUNT) }),
-  });
+  return thingPage(
+    '/amm/:AMM_ACCOUNT',
+    { schema: AccountParam, name: 'an AMM account address', cache: 'latest' },
+    async (value) => h(AmmPage, { chrome, props: await loadAmm(engine, value) }),
+  );
 }

@@ -1,10 +1,9 @@
 import { h } from 'preact';
-import Type from 'typebox';
 import type { Json } from '@xle/documents';
 import type { Engine } from '@xle/api/engine';
 import { ledgerById, ledgerTransactions } from '@xle/api/resources/ledgers';
 import { LEDGER_INDEX_MAX, LEDGER_INDEX_MIN, LedgerIdParam } from '@xle/api/schemas/params';
-import { definePage, type AnyPage } from '../page.js';
+import { thingPage, type AnyPage } from '../page.js';
 import type { SiteChrome } from '../views/layout.js';
 import { LedgerPage, type LedgerProps } from '../views/ledger.js';
 import { linkContext, optional } from './common.js';
@@ -26,11 +25,9 @@ export async function loadLedger(engine: Engine, id: string): Promise<LedgerProp
 
 /** `/ledger/{LEDGER_INDEX}` (or a 64-hex ledger hash). */
 export function ledgerPage(engine: Engine, chrome: SiteChrome): AnyPage {
-  return definePage({
-    path: '/ledger/:LEDGER_INDEX',
-    params: Type.Object({ LEDGER_INDEX: LedgerIdParam }),
-    names: { LEDGER_INDEX: 'a ledger index or ledger hash' },
-    cache: 'data-set',
-    render: async ({ params }) => h(LedgerPage, { chrome, props: await loadLedger(engine, params.LEDGER_INDEX) }),
-  });
+  return thingPage(
+    '/ledger/:LEDGER_INDEX',
+    { schema: LedgerIdParam, name: 'a ledger index or ledger hash', cache: 'data-set' },
+    async (value) => h(LedgerPage, { chrome, props: await loadLedger(engine, value) }),
+  );
 }

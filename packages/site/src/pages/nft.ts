@@ -1,12 +1,11 @@
 import { h } from 'preact';
 import { parseNFTokenID } from 'xrpl';
-import Type from 'typebox';
 import { NotFoundError } from '@xle/core';
 import type { Json } from '@xle/documents';
 import type { Engine } from '@xle/api/engine';
 import { nftById, nftHistory } from '@xle/api/resources/nfts';
 import { HashParam } from '@xle/api/schemas/params';
-import { definePage, type AnyPage } from '../page.js';
+import { thingPage, type AnyPage } from '../page.js';
 import type { SiteChrome } from '../views/layout.js';
 import { NftPage, type NftProps } from '../views/nft.js';
 import { linkContext, optional } from './common.js';
@@ -34,11 +33,7 @@ export async function loadNft(engine: Engine, id: string): Promise<NftProps> {
 
 /** `/nft/{NFTOKEN_ID}`. */
 export function nftPage(engine: Engine, chrome: SiteChrome): AnyPage {
-  return definePage({
-    path: '/nft/:NFTOKEN_ID',
-    params: Type.Object({ NFTOKEN_ID: HashParam }),
-    names: { NFTOKEN_ID: 'an NFT id' },
-    cache: 'latest',
-    render: async ({ params }) => h(NftPage, { chrome, props: await loadNft(engine, params.NFTOKEN_ID) }),
-  });
+  return thingPage('/nft/:NFTOKEN_ID', { schema: HashParam, name: 'an NFT id', cache: 'latest' }, async (value) =>
+    h(NftPage, { chrome, props: await loadNft(engine, value) }),
+  );
 }

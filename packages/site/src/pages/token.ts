@@ -1,11 +1,10 @@
 import { h } from 'preact';
-import Type from 'typebox';
 import { requireDataSet } from '@xle/api/data-set-gate';
 import type { Engine } from '@xle/api/engine';
 import { TOKENS_DATA_SET } from '@xle/api/resources/data-sets';
 import { tokenByCode, tokenHolders } from '@xle/api/resources/tokens';
 import { TokenParam } from '@xle/api/schemas/params';
-import { definePage, type AnyPage } from '../page.js';
+import { thingPage, type AnyPage } from '../page.js';
 import type { SiteChrome } from '../views/layout.js';
 import { TokenPage, type TokenProps } from '../views/token.js';
 import { linkContext } from './common.js';
@@ -23,11 +22,9 @@ export async function loadToken(engine: Engine, token: string): Promise<TokenPro
 
 /** `/token/{TOKEN_CODE}.{TOKEN_ISSUER}`. */
 export function tokenPage(engine: Engine, chrome: SiteChrome): AnyPage {
-  return definePage({
-    path: '/token/:TOKEN',
-    params: Type.Object({ TOKEN: TokenParam }),
-    names: { TOKEN: 'a token as CODE.ISSUER' },
-    cache: 'data-set',
-    render: async ({ params }) => h(TokenPage, { chrome, props: await loadToken(engine, params.TOKEN) }),
-  });
+  return thingPage(
+    '/token/:TOKEN',
+    { schema: TokenParam, name: 'a token as CODE.ISSUER', cache: 'data-set' },
+    async (value) => h(TokenPage, { chrome, props: await loadToken(engine, value) }),
+  );
 }

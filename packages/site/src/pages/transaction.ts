@@ -1,10 +1,9 @@
 import { h } from 'preact';
-import Type from 'typebox';
 import type { Engine } from '@xle/api/engine';
 import { offerCreation, transactionById } from '@xle/api/resources/transactions';
 import { TxIdParam } from '@xle/api/schemas/params';
 import { balanceChanges } from '../model/balance-changes.js';
-import { definePage, type AnyPage } from '../page.js';
+import { thingPage, type AnyPage } from '../page.js';
 import type { SiteChrome } from '../views/layout.js';
 import { TransactionPage, type TransactionProps } from '../views/transaction.js';
 import { linkContext } from './common.js';
@@ -28,12 +27,10 @@ export async function loadTransaction(engine: Engine, id: string): Promise<Trans
 
 /** `/tx/{TRANSACTION_HASH}` (a ctid may replace the hash). */
 export function transactionPage(engine: Engine, chrome: SiteChrome): AnyPage {
-  return definePage({
-    path: '/tx/:HASH',
-    params: Type.Object({ HASH: TxIdParam }),
-    names: { HASH: 'a transaction hash or ctid' },
-    // Validated transactions never change; what links from them can (a token's page appears).
-    cache: 'data-set',
-    render: async ({ params }) => h(TransactionPage, { chrome, props: await loadTransaction(engine, params.HASH) }),
-  });
+  // Validated transactions never change; what links from them can (a token's page appears).
+  return thingPage(
+    '/tx/:HASH',
+    { schema: TxIdParam, name: 'a transaction hash or ctid', cache: 'data-set' },
+    async (value) => h(TransactionPage, { chrome, props: await loadTransaction(engine, value) }),
+  );
 }

@@ -7,7 +7,7 @@ import { amendmentList, VALIDATORS_DATA_SET } from '@xle/api/resources/data-sets
 import { validatorInfo, validatorRegistry, validatorReports } from '@xle/api/resources/validators';
 import { decodeNodePublic } from 'xrpl';
 import { PublicKeyParam } from '@xle/api/schemas/params';
-import { definePage, type AnyPage } from '../page.js';
+import { thingPage, type AnyPage } from '../page.js';
 import type { SiteChrome } from '../views/layout.js';
 import { ValidatorPage, type ValidatorProps } from '../views/validator.js';
 import { optional } from './common.js';
@@ -42,11 +42,9 @@ export async function loadValidator(engine: Engine, key: string): Promise<Valida
 
 /** `/validator/{VALIDATOR_PUBLIC_KEY}` (master or ephemeral key). */
 export function validatorPage(engine: Engine, chrome: SiteChrome): AnyPage {
-  return definePage({
-    path: '/validator/:KEY',
-    params: Type.Object({ KEY: ValidatorKeyParam }),
-    names: { KEY: 'a validator public key' },
-    cache: 'data-set',
-    render: async ({ params }) => h(ValidatorPage, { chrome, props: await loadValidator(engine, params.KEY) }),
-  });
+  return thingPage(
+    '/validator/:KEY',
+    { schema: ValidatorKeyParam, name: 'a validator public key', cache: 'data-set' },
+    async (value) => h(ValidatorPage, { chrome, props: await loadValidator(engine, value) }),
+  );
 }
