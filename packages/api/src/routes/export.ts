@@ -8,7 +8,7 @@ import { exportStream, exportWalk } from '../resources/export.js';
 import { accountingExport } from '../resources/balance-export.js';
 import { ACCOUNTING_COLUMNS } from '../shapers/accounting.js';
 import { AccountParam } from '../schemas/params.js';
-import { EXPORT_LINES, ExportLine } from '../schemas/responses/export.js';
+import { AccountingLine, EXPORT_LINES, ExportLine } from '../schemas/responses/export.js';
 import { LEDGER_INDEX_MAX } from '../schemas/params.js';
 
 const Ledger = (description: string) => Type.Integer({ minimum: 0, maximum: LEDGER_INDEX_MAX, description });
@@ -87,10 +87,7 @@ export function exportRoutes(engine: Engine, validateResponses: boolean): AnyRou
       description: `Streams one row per transaction of the account, oldest first (more when it sent or received several assets): ${ACCOUNTING_COLUMNS.map((c) => `\`${c}\``).join(', ')}. Amounts are exact decimal strings (XRP in XRP); the fee is apart, in XRP, on the transaction's first row; a failed transaction is a row with its fee only; an issuer column names a token's issuer (empty for XRP). Memory stays flat however long the history.`,
       tags: ['Export'],
       query: AccountingQuery,
-      response: Type.Object(
-        {},
-        { additionalProperties: true, description: 'A row (NDJSON); CSV has the same columns.' },
-      ),
+      response: AccountingLine,
       produces: ['text/csv', 'application/x-ndjson'],
       handler: async ({ query }, ctx) => {
         const format = query.format ?? 'csv';

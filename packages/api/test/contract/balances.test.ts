@@ -1,11 +1,13 @@
 import BigNumber from 'bignumber.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import t from 'tap';
+import Compile from 'typebox/compile';
 import { getBalanceChanges, type TransactionMetadata } from 'xrpl';
 import { indexName } from '@xle/core';
 import { currencyHex, type Json } from '@xle/documents';
 import { pool, readAllDocuments } from '@xle/test-helpers';
 import { ACCOUNTING_COLUMNS } from '../../src/shapers/accounting.js';
+import { AccountingLine } from '../../src/schemas/responses/export.js';
 import { fixtureLedgers, getJson, loadedIndices, serve } from '../fixtures/serve.js';
 
 /**
@@ -341,5 +343,11 @@ t.test('the accounting export: CSV read back into the documented columns; NDJSON
     lines.map((l) => Object.fromEntries(Object.entries(l).map(([k, v]) => [k, v === null ? '' : String(v)]))),
     rows,
     'the same rows',
+  );
+  const line = Compile(AccountingLine);
+  t.same(
+    lines.filter((l) => !line.Check(l)),
+    [],
+    `each of the ${lines.length} lines matches the published row schema`,
   );
 });

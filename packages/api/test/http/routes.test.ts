@@ -414,6 +414,8 @@ t.test('a 404 for unknown ids', async (t) => {
   }
 });
 
+type OperationDoc = { responses?: Record<string, { content?: Record<string, { schema?: object }> }> };
+
 t.test('OpenAPI 3.1 from the same schemas, and the docs page', async (t) => {
   const doc = (await getJson(`${base}/openapi.json`)).body as {
     openapi: string;
@@ -428,6 +430,19 @@ t.test('OpenAPI 3.1 from the same schemas, and the docs page', async (t) => {
   // Search is mounted on this address (search.mount, the default), so it is described here too.
   t.ok(doc.paths['/api/v1/search']?.post, 'POST /search');
   t.ok(doc.paths['/api/v1/sql']?.post, 'POST /sql');
+  // Every JSON answer (NDJSON lines too) is typed: a schema with a type, a reference or a union.
+  const untyped: string[] = [];
+  let json = 0;
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, operation] of Object.entries(item as Record<string, OperationDoc>))
+      for (const [media, content] of Object.entries(operation.responses?.['200']?.content ?? {})) {
+        if (!/json/.test(media)) continue;
+        json += 1;
+        const s = content.schema ?? {};
+        if (!['type', '$ref', 'anyOf', 'oneOf', 'allOf'].some((k) => k in s))
+          untyped.push(`${method} ${path} ${media}`);
+      }
+  t.same(untyped, [], `${json} JSON answers, every one typed`);
   const page = await fetch(`${base}/docs`);
   t.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
   const html = await page.text();

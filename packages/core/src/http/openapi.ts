@@ -101,6 +101,17 @@ export interface OpenApiOptions {
   responseExamples?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The 200 answer's schema in a media type that is not JSON: the route's own for it; for NDJSON
+ * the response schema, which each line matches; else text (CSV, TSV, plain text).
+ */
+function formatSchema(route: AnyRoute, type: string, lineSchema: unknown): unknown {
+  const own = route.formats?.[type];
+  if (own !== undefined) return plainSchema(own);
+  if (type === 'application/x-ndjson') return lineSchema;
+  return { type: 'string', description: `The answer as ${type}.` };
+}
+
 /** The operation of one route: parameters, body, answers, from the schemas that validate it. */
 function operationOf(
   route: AnyRoute,
@@ -120,7 +131,7 @@ function operationOf(
       type,
       type === 'application/json'
         ? { schema, ...(responseExample === undefined ? {} : { example: responseExample }) }
-        : { schema: route.formats?.[type] === undefined ? {} : plainSchema(route.formats[type]) },
+        : { schema: formatSchema(route, type, schema) },
     ]),
   );
   const responses: OpenApiObject = { '200': { description: 'OK', content } };

@@ -1,5 +1,6 @@
 import Type from 'typebox';
-import { Address, Hash, OpenObject } from './common.js';
+import { BALANCE_CHANGE_KINDS } from '@xle/documents';
+import { Address, Hash, IsoDate, Nullable, OpenObject } from './common.js';
 
 const Cursor = Type.String({ description: 'Pass it as `cursor` to resume the export after this line (opaque).' });
 const UInt = (description: string) => Type.Integer({ minimum: 0, description });
@@ -59,3 +60,32 @@ export const ExportLine = Type.Union(Object.values(EXPORT_LINES), {
   description:
     'One NDJSON line: the indexed document of a transaction, ledger, account or ledger object, plus `_cursor`.',
 });
+
+const Positive = (description: string) =>
+  Nullable(Type.String({ pattern: '^[0-9]+(?:\\.[0-9]+)?(?:e[+-]?[0-9]+)?$', description }));
+const Tag = (description: string) => Nullable(Type.Integer({ minimum: 0, maximum: 4_294_967_295, description }));
+
+/**
+ * One row of GET /export/balance_changes (an NDJSON line; CSV has the same columns, an empty cell
+ * for null): what left the account, what came in, the fee apart.
+ */
+export const AccountingLine = Type.Object(
+  {
+    date: Nullable(IsoDate),
+    kind: Nullable(Type.Union(BALANCE_CHANGE_KINDS.map((k) => Type.Literal(k))), 'What moved the balance.'),
+    sent_amount: Positive('What left the account, exact decimal (XRP in XRP); null when nothing left.'),
+    sent_currency: Nullable(Type.String(), 'XRP, or the token code as the ledger names it.'),
+    sent_issuer: Nullable(Address, 'The token’s issuer; null for XRP.'),
+    received_amount: Positive('What came in, exact decimal; null when nothing came in.'),
+    received_currency: Nullable(Type.String(), 'XRP, or the token code.'),
+    received_issuer: Nullable(Address, 'The token’s issuer; null for XRP.'),
+    fee_amount: Positive('The transaction fee in XRP, on its first row; null elsewhere.'),
+    fee_currency: Nullable(Type.Literal('XRP')),
+    counterparty: Nullable(Address, 'The other account of the transfer, when there is one.'),
+    destination_tag: Tag('The payment’s DestinationTag.'),
+    source_tag: Tag('The payment’s SourceTag.'),
+    ledger_index: Nullable(UInt('Ledger of the transaction.')),
+    hash: Nullable(Hash),
+  },
+  { additionalProperties: false, description: 'One row: NDJSON as an object, CSV as the same columns.' },
+);
