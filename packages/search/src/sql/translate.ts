@@ -126,6 +126,7 @@ export interface ParsedSelect {
 /** Parses a SELECT of the supported subset and names its table (pure; a 400 naming the clause and position). */
 export function parseSql(sql: string): ParsedSelect {
   const ast = parseSelect(sql);
+  checkUnsupportedClauses(sql, ast);
   return { sql, ast, table: tableOf(sql, ast).kind };
 }
 
@@ -136,7 +137,6 @@ export function parseSql(sql: string): ParsedSelect {
  */
 export function translateSql(statement: string | ParsedSelect, schemas: Schemas, now: number = Date.now()): Plan {
   const { sql, ast } = typeof statement === 'string' ? parseSql(statement) : statement;
-  checkUnsupportedClauses(sql, ast);
   const { kind: table, names } = tableOf(sql, ast);
   const ctx: Context = { sql, schema: schemas(table), tableNames: names, now };
   const where = ast.where as AstNode | null | undefined;
