@@ -13,8 +13,16 @@ export class BurstLimiter {
   private readonly windows = new Map<string, Window>();
   private sweptSecond = -1;
 
-  /** Takes one request from `client`'s window; false when `perSecond` are already used. */
-  take(client: string, perSecond: number, nowMs: number): boolean {
+  /**
+   * Takes one request from `client`'s window: whether it was allowed and how many the window has
+   * left after it (0 when refused); the window resets at the next whole second.
+   */
+  take(client: string, perSecond: number, nowMs: number): { allowed: boolean; remaining: number } {
+    const allowed = this.takeOne(client, perSecond, nowMs);
+    return { allowed, remaining: allowed ? Math.max(0, perSecond - (this.windows.get(client)?.used ?? 0)) : 0 };
+  }
+
+  private takeOne(client: string, perSecond: number, nowMs: number): boolean {
     const second = Math.floor(nowMs / 1000);
     if (second !== this.sweptSecond) {
       for (const [id, window] of this.windows) if (window.second < second) this.windows.delete(id);

@@ -43,7 +43,36 @@ export const isUnmetered = (path: string): boolean => UNMETERED_PATHS.has(path) 
 /** The search routes: mounted in the API app they keep their own door (`searchAccess`), without a free plan. */
 export const SEARCH_PATHS = /^\/api\/v1\/(search|sql)(\/|$)/i;
 
-export const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+export const RATE_LIMIT_HEADERS = [
+  'RateLimit-Policy',
+  'RateLimit',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+] as const;
+
+/** One window of a plan as the IETF RateLimit fields name it: the per-second burst, the UTC day. */
+interface WindowState {
+  name: 'second' | 'day';
+  quota: number;
+  /** The window's length in seconds. */
+  window: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+}
+
+/**
+ * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers: Structured Field lists
+ * of named policies): `RateLimit-Policy: "second";q=10;w=1, "day";q=10000;w=86400` and
+ * `RateLimit: "second";r=9;t=1, "day";r=9965;t=43200` (pure).
+ */
+export function rateLimitFields(windows: readonly WindowState[]): { policy: string; limit: string } {
+  return {
+    policy: windows.map((w) => `"${w.name}";q=${w.quota};w=${w.window}`).join(', '),
+    limit: windows.map((w) => `"${w.name}";r=${Math.max(0, w.remaining)};t=${w.reset}`).join(', '),
+  };
+}
 
 /** Cached keys and remembered counts: the oldest are dropped past this many (they are only a hint). */
 const MAX_REMEMBERED = 50_000;
@@ -124,10 +153,18 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
     return { plan: 'free', client: address };
   }
 
-  function setHeaders(ctx: Context, limit: number, count: number, reset: number): void {
-    ctx.set('X-RateLimit-Limit', String(limit));
-    ctx.set('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
-    ctx.set('X-RateLimit-Reset', String(reset));
+  /**
+   * The RateLimit fields for every window that applies, and X-RateLimit-* for `legacy`: the day's
+   * quota on a counted answer, the burst on a refusal of it.
+   */
+  function setHeaders(ctx: Context, windows: readonly WindowState[], legacy: WindowState | undefined): void {
+    const { policy, limit } = rateLimitFields(windows);
+    ctx.set('RateLimit-Policy', policy);
+    ctx.set('RateLimit', limit);
+    if (legacy === undefined) return;
+    ctx.set('X-RateLimit-Limit', String(legacy.quota));
+    ctx.set('X-RateLimit-Remaining', String(Math.max(0, legacy.remaining)));
+    ctx.set('X-RateLimit-Reset', String(legacy.reset));
   }
 
   return async (ctx, next) => {
@@ -152,28 +189,53 @@ export function planLimits(deps: PlanLimitsDeps, options: PlanLimitsOptions = {}
     const reset = secondsUntilUtcMidnight(at);
     const metered = !isUnmetered(ctx.path);
 
-    if (!burst.take(id, limit.perSecond, at)) {
+    const taken = burst.take(id, limit.perSecond, at);
+    const second: WindowState = {
+      name: 'second',
+      quota: limit.perSecond,
+      window: 1,
+      remaining: taken.remaining,
+      reset: 1,
+    };
+    const dayOf = (count: number): WindowState => ({
+      name: 'day',
+      quota: limit.perDay,
+      window: 86_400,
+      remaining: limit.perDay - count,
+      reset,
+    });
+    if (!taken.allowed) {
       deps.metrics?.quotaRefusals.inc({ plan: access.plan, window: 'second' });
-      if (metered) setHeaders(ctx, limit.perDay, remembered.get(`${id}.${key.day}`) ?? 0, reset);
-      throw new AppError(429, ErrorCode.RateLimited, `More than ${limit.perSecond} requests per second.`, {
-        retryAfter: 1,
-        details: { plan: access.plan, limit: limit.perSecond, window: 'second' },
-      });
+      const day = metered ? [dayOf(remembered.get(`${id}.${key.day}`) ?? 0)] : [];
+      setHeaders(ctx, [second, ...day], second);
+      throw new AppError(
+        429,
+        ErrorCode.RateLimited,
+        `The ${access.plan} plan allows ${limit.perSecond} requests per second; the window resets in 1 s.`,
+        {
+          retryAfter: 1,
+          details: { plan: access.plan, limit: limit.perSecond, window: 'second', reset: 1 },
+        },
+      );
     }
-    if (!metered) return next();
+    if (!metered) {
+      setHeaders(ctx, [second], undefined);
+      return next();
+    }
 
     const { allowed, count } = await quota.consume(key, limit.perDay);
     remembered.set(`${id}.${key.day}`, count);
-    setHeaders(ctx, limit.perDay, count, reset);
+    const day = dayOf(count);
+    setHeaders(ctx, [second, day], day);
     if (!allowed) {
       deps.metrics?.quotaRefusals.inc({ plan: access.plan, window: 'day' });
       throw new AppError(
         429,
         ErrorCode.QuotaExceeded,
-        `The ${access.plan} plan allows ${limit.perDay} requests per UTC day.`,
+        `The ${access.plan} plan allows ${limit.perDay} requests per UTC day; the day resets in ${reset} s (00:00 UTC).`,
         {
           retryAfter: reset,
-          details: { plan: access.plan, limit: limit.perDay, window: 'day' },
+          details: { plan: access.plan, limit: limit.perDay, window: 'day', reset },
         },
       );
     }

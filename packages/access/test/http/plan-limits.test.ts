@@ -45,11 +45,22 @@ t.test('free plan: exactly the daily limit, then 429 with Retry-After until 00:0
   t.equal(refused?.retryAfter, '43200');
   t.same(
     refused?.body,
-    errorBody('QUOTA_EXCEEDED', 'The free plan allows 3 requests per UTC day.', {
+    errorBody('QUOTA_EXCEEDED', 'The free plan allows 3 requests per UTC day; the day resets in 43200 s (00:00 UTC).', {
       plan: 'free',
       limit: 3,
       window: 'day',
+      reset: 43200,
     }),
+  );
+  t.same(
+    answers.map((a) => [a.headers.get('ratelimit-policy'), a.headers.get('ratelimit')]),
+    [
+      ['"second";q=100;w=1, "day";q=3;w=86400', '"second";r=99;t=1, "day";r=2;t=43200'],
+      ['"second";q=100;w=1, "day";q=3;w=86400', '"second";r=98;t=1, "day";r=1;t=43200'],
+      ['"second";q=100;w=1, "day";q=3;w=86400', '"second";r=97;t=1, "day";r=0;t=43200'],
+      ['"second";q=100;w=1, "day";q=3;w=86400', '"second";r=96;t=1, "day";r=0;t=43200'],
+    ],
+    'the IETF RateLimit fields name both windows: the burst and the day',
   );
   t.match(answers[0]?.body, { access: { plan: 'free', client: '198.51.100.1' } });
   t.match(answers[0]?.headers.get('access-control-expose-headers'), /X-RateLimit-Remaining/);
@@ -178,9 +189,23 @@ t.test('per-second bursts: 429 RATE_LIMITED with Retry-After 1, not counted for 
   t.equal(burst?.retryAfter, '1');
   t.same(
     burst?.body,
-    errorBody('RATE_LIMITED', 'More than 2 requests per second.', { plan: 'free', limit: 2, window: 'second' }),
+    errorBody('RATE_LIMITED', 'The free plan allows 2 requests per second; the window resets in 1 s.', {
+      plan: 'free',
+      limit: 2,
+      window: 'second',
+      reset: 1,
+    }),
   );
-  t.same([burst?.limit, burst?.remaining], ['100', '98'], 'the daily headers still come along');
+  t.same(
+    [burst?.limit, burst?.remaining, burst?.reset],
+    ['2', '0', '1'],
+    'X-RateLimit-* of a burst refusal describe the limit it hit, not the day',
+  );
+  t.same(
+    [burst?.headers.get('ratelimit-policy'), burst?.headers.get('ratelimit')],
+    ['"second";q=2;w=1, "day";q=100;w=86400', '"second";r=0;t=1, "day";r=98;t=50400'],
+    'the RateLimit fields still carry the day',
+  );
   clock.ms += 1000;
   const later = await call(`${base}/x`, client);
   t.same([later.status, later.remaining], [200, '97'], 'next second: admitted; the refusal was not counted');

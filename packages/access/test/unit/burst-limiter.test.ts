@@ -6,9 +6,15 @@ t.test('a fixed one-second window per client', async (t) => {
   const at = 1_000_000_000_000;
   t.same(
     [1, 2, 3, 4].map(() => burst.take('a', 3, at + 10)),
-    [true, true, true, false],
+    [
+      { allowed: true, remaining: 2 },
+      { allowed: true, remaining: 1 },
+      { allowed: true, remaining: 0 },
+      { allowed: false, remaining: 0 },
+    ],
+    'each answer says what the window has left',
   );
-  t.ok(burst.take('b', 3, at + 999), 'other clients have their own window');
-  t.notOk(burst.take('a', 3, at + 999), 'still the same second');
-  t.ok(burst.take('a', 3, at + 1000), 'the next second starts afresh');
+  t.ok(burst.take('b', 3, at + 999).allowed, 'other clients have their own window');
+  t.notOk(burst.take('a', 3, at + 999).allowed, 'still the same second');
+  t.same(burst.take('a', 3, at + 1000), { allowed: true, remaining: 2 }, 'the next second starts afresh');
 });
