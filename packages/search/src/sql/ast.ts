@@ -79,3 +79,11 @@ export function containsAggregate(node: AstNode | undefined): boolean {
       : typeof v === 'object' && containsAggregate(v as AstNode),
   );
 }
+
+/** ORDER BY's NULLS FIRST / NULLS LAST of one key, when written (pure). */
+export function nullsOf(order: { nulls?: unknown }): { nulls?: 'first' | 'last' } {
+  const nulls = typeof order.nulls === 'string' ? order.nulls.toUpperCase().replace(/\s+/g, ' ') : '';
+  if (nulls === 'NULLS FIRST') return { nulls: 'first' };
+  if (nulls === 'NULLS LAST') return { nulls: 'last' };
+  return {};
+}

@@ -4,7 +4,7 @@ import type { SearchEngine } from '../engine.js';
 import { NUMERIC } from './schema.js';
 import { evaluateCondition } from './having.js';
 import { evaluate, pathsOf } from './expressions.js';
-import type { GroupsPlan, Plan, Ref, RowsPlan } from './plan.js';
+import type { GroupsPlan, OrderKey, Plan, Ref, RowsPlan } from './plan.js';
 
 export type Row = unknown[];
 
@@ -302,8 +302,14 @@ async function* runOrderedGroups(engine: SearchEngine, plan: GroupsPlan, options
   const order = plan.order ?? [];
   const compare = (a: { sortKey: unknown[] }, b: { sortKey: unknown[] }): number => {
     for (let i = 0; i < order.length; i += 1) {
-      const c = compareValues(a.sortKey[i], b.sortKey[i]);
-      if (c !== 0) return (order[i] as { desc: boolean }).desc ? -c : c;
+      const key = order[i] as OrderKey;
+      const x = a.sortKey[i];
+      const y = b.sortKey[i];
+      const missing = (v: unknown): boolean => v === null || v === undefined;
+      // NULLS FIRST / LAST, when written, place nulls whatever the direction.
+      if (key.nulls !== undefined && missing(x) !== missing(y)) return missing(x) === (key.nulls === 'first') ? -1 : 1;
+      const c = compareValues(x, y);
+      if (c !== 0) return key.desc ? -c : c;
     }
     return 0;
   };

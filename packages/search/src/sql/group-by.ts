@@ -1,12 +1,12 @@
 // GROUP BY and aggregates: composite sources and metric aggregations, and the plan of a grouped query (pure).
 import type { estypes } from '@elastic/elasticsearch';
 import { ErrorCode, type IndexKind } from '@xle/core';
-import { positionOf, sqlError, sqlOf, type AstNode } from './parse.js';
+import { asWritten, positionOf, sqlError, sqlOf, type AstNode } from './parse.js';
 import { NUMERIC, sqlTypeOf } from './schema.js';
-import { columnPath, FUNCTION_AGGREGATES, functionArgs, functionName, isColumn, literal } from './ast.js';
+import { columnPath, FUNCTION_AGGREGATES, functionArgs, functionName, isColumn, literal, nullsOf } from './ast.js';
 import { type Context, exactField, resolveField, textOf } from './fields.js';
 import { toCondition } from './having.js';
-import { type Column, type GroupsPlan, MAX_IN_MEMORY_ORDER, type Ref } from './plan.js';
+import { type Column, type GroupsPlan, MAX_IN_MEMORY_ORDER, type OrderKey, type Ref } from './plan.js';
 import { type Query } from './where.js';
 
 const AGGREGATES = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX']);
@@ -428,11 +428,11 @@ class GroupsBuilder {
    * only, the keys' directions in the composite (in GROUP BY order).
    */
   orderOf(
-    orderBy: readonly { expr: AstNode; type?: string | null }[],
+    orderBy: readonly { expr: AstNode; type?: string | null; nulls?: string | null }[],
     limit: number | undefined,
     offset: number,
-  ): { order?: { ref: Ref; desc: boolean }[]; directions: Map<string, 'asc' | 'desc'> } {
-    const directions = new Map<string, 'asc' | 'desc'>();
+  ): { order?: OrderKey[]; directions: Map<string, KeyDirection> } {
+    const directions = new Map<string, KeyDirection>();
     const byAggregate = orderBy.some((o) => !('key' in this.refOf(o.expr, 'ORDER BY').ref));
     if (byAggregate) {
       if (limit === undefined || limit + offset > MAX_IN_MEMORY_ORDER)
@@ -443,7 +443,11 @@ class GroupsBuilder {
           positionOf(this.ctx.sql, null, 'ORDER BY') ?? positionOf(this.ctx.sql, null, 'order by'),
         );
       return {
-        order: orderBy.map((o) => ({ ref: this.refOf(o.expr, 'ORDER BY').ref, desc: o.type === 'DESC' })),
+        order: orderBy.map((o) => ({
+          ref: this.refOf(o.expr, 'ORDER BY').ref,
+          desc: o.type === 'DESC',
+          ...nullsOf(o),
+        })),
         directions,
       };
     }
@@ -459,19 +463,21 @@ class GroupsBuilder {
           positionOf(this.ctx.sql, o.expr),
         );
       last = index;
-      directions.set(ref.key, o.type === 'DESC' ? 'desc' : 'asc');
+      directions.set(ref.key, { order: o.type === 'DESC' ? 'desc' : 'asc', ...nullsOf(o) });
     }
     return { directions };
   }
 
   /** The composite aggregation's sources, each key in its direction. */
   sources(
-    directions: ReadonlyMap<string, 'asc' | 'desc'>,
+    directions: ReadonlyMap<string, KeyDirection>,
   ): Record<string, estypes.AggregationsCompositeAggregationSource>[] {
     return this.keys.map((k) => {
       const [type, spec] = Object.entries(k.source)[0] as [string, Record<string, unknown>];
       const direction = directions.get(k.id);
-      return { [k.id]: { [type]: direction === undefined ? spec : { ...spec, order: direction } } };
+      if (direction === undefined) return { [k.id]: { [type]: spec } };
+      const missing = direction.nulls === undefined ? {} : { missing_order: direction.nulls };
+      return { [k.id]: { [type]: { ...spec, order: direction.order, ...missing } } };
     });
   }
 
@@ -481,6 +487,12 @@ class GroupsBuilder {
     for (const metric of this.metrics.values()) if (metric.agg !== undefined) aggs[metric.id] = metric.agg;
     return aggs;
   }
+}
+
+/** A group key's direction in the composite, and where its missing values go when ORDER BY says so. */
+interface KeyDirection {
+  order: 'asc' | 'desc';
+  nulls?: 'first' | 'last';
 }
 
 export function groupsPlan(
@@ -500,7 +512,7 @@ export function groupsPlan(
     havingNode === null || havingNode === undefined
       ? undefined
       : toCondition(ctx, havingNode, (node, clause) => groups.refOf(node, clause));
-  const orderBy = (ast.orderby as { expr: AstNode; type?: string | null }[] | null) ?? [];
+  const orderBy = (ast.orderby as { expr: AstNode; type?: string | null; nulls?: string | null }[] | null) ?? [];
   const { order, directions } = groups.orderOf(orderBy, limit, offset);
   return {
     kind: 'groups',
@@ -523,5 +535,6 @@ export function displayName(ctx: Context, node: AstNode, fallback: string): stri
   const start = (node as { loc?: { start?: { offset: number } } }).loc?.start?.offset;
   const end = (node as { loc?: { end?: { offset: number } } }).loc?.end?.offset;
   if (start !== undefined && end !== undefined) return ctx.sql.slice(start, end).trim();
-  return sqlOf(node) ?? fallback;
+  const written = sqlOf(node);
+  return written === undefined ? fallback : asWritten(ctx.sql, written);
 }

@@ -91,6 +91,120 @@ export function sqlError(code: string, message: string, clause: string, position
 }
 
 /**
+ * Elasticsearch SQL's spellings the parser does not know, written as ones it does, each in text of
+ * the same length so every position and every expression's text (a column's name) stays as
+ * written: plural interval units (`INTERVAL 30 DAYS`), weeks (as days), `INTERVAL 'y-m' YEAR TO
+ * MONTH` (as its months), and the cast types LONG, SHORT, BYTE, KEYWORD and STRING. String literals and quoted
+ * names are left alone (pure).
+ */
+export function dialectOf(sql: string): string {
+  return sql.replace(DIALECT, (match: string, ...groups: (string | undefined)[]) => {
+    const [weeks, plural, sign, years, months, cast] = groups;
+    if (weeks !== undefined) return `INTERVAL ${Number(weeks) * 7} DAY`.padEnd(match.length, ' ');
+    if (plural !== undefined) return `${match.slice(0, -1)} `;
+    if (years !== undefined && months !== undefined) {
+      const total = (sign === '-' ? -1 : 1) * (Number(years) * 12 + Number(months));
+      return `INTERVAL '${total}' MONTH`.padEnd(match.length, ' ');
+    }
+    if (cast !== undefined)
+      return `${match.slice(0, match.length - cast.length)}${CAST_SPELLINGS[cast.toUpperCase()] ?? cast}`;
+    return match;
+  });
+}
+
+/**
+ * An expression's text written back by the parser (where it kept no location), with the cast
+ * types dialectOf respelled as the query wrote them: `CAST(Fee AS LONG)`, not `AS INT8` (pure).
+ */
+export function asWritten(sql: string, text: string): string {
+  let out = text;
+  for (const [type, spelling] of Object.entries(CAST_SPELLINGS)) {
+    const respelled = spelling.trim();
+    if (new RegExp(`\\bAS\\s+${type}\\b`, 'i').test(sql) && !new RegExp(`\\bAS\\s+${respelled}\\b`, 'i').test(sql))
+      out = out.replace(new RegExp(`\\bAS ${respelled}\\)`, 'gi'), `AS ${type})`);
+  }
+  return out;
+}
+
+/** Cast types of Elasticsearch SQL the parser lacks, as same-length types it reads the same way. */
+const CAST_SPELLINGS: Readonly<Record<string, string>> = {
+  LONG: 'INT8',
+  SHORT: 'INT8 ',
+  BYTE: 'INT8',
+  KEYWORD: 'VARCHAR',
+  STRING: 'TEXT  ',
+};
+
+const DIALECT = new RegExp(
+  [
+    // String literals and quoted names, kept as they are.
+    `'(?:[^']|'')*'`,
+    `"(?:[^"]|"")*"`,
+    // INTERVAL 2 WEEKS (the parser has no weeks): as days.
+    `\\bINTERVAL\\s+'?(\\d{1,9})'?\\s+WEEKS?\\b`,
+    // INTERVAL 30 DAYS, INTERVAL '30' DAYS.
+    `\\bINTERVAL\\s+(?:'[^']*'|[-+]?\\d+)\\s+(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND)S\\b`,
+    // INTERVAL '1-6' YEAR TO MONTH.
+    `\\bINTERVAL\\s+'([-+]?)(\\d{1,6})-(\\d{1,2})'\\s+YEAR\\s+TO\\s+MONTH\\b`,
+    // CAST(x AS LONG) and the other types.
+    `\\bAS\\s+(LONG|SHORT|BYTE|KEYWORD|STRING)\\b(?=\\s*\\))`,
+  ].join('|'),
+  'gi',
+);
+
+/** What the parser reports of a syntax error: where, and what it could have read there. */
+interface ParserError {
+  location?: { start?: Position & { offset?: number } };
+  expected?: { type: string; text?: string; description?: string }[] | null;
+}
+
+/** Parser expectations that say nothing to a reader (comments, character classes). */
+const NOT_SAID = new Set(['/*', '--', '"', "'", '`']);
+
+/**
+ * A syntax error as a reader can act on it: the line and column, the whole token found there (or
+ * the end of the query), and what could have come instead (at most 16, then "…"); `SELECT FROM`
+ * is called out (pure).
+ */
+export function syntaxError(sql: string, error: ParserError): BadRequestError {
+  const start = error.location?.start;
+  const position = start === undefined ? undefined : { line: start.line, column: start.column };
+  if (/^\s*SELECT\s+FROM\b/i.test(sql))
+    return sqlError(
+      ErrorCode.InvalidQuery,
+      'SELECT needs its columns before FROM: SELECT * FROM … or SELECT hash FROM ….',
+      'SELECT',
+      positionOf(sql, null, sql.match(/FROM/i)?.[0]),
+    );
+  const quotes = [...sql.matchAll(/'/g)];
+  if (quotes.length % 2 === 1) {
+    const at = (quotes[quotes.length - 1] as RegExpMatchArray).index ?? 0;
+    const before = sql.slice(0, at);
+    return sqlError(ErrorCode.InvalidQuery, "Syntax error: a string literal is not closed (a missing ').", 'query', {
+      line: before.split('\n').length,
+      column: at - before.lastIndexOf('\n'),
+    });
+  }
+  const rest = start?.offset === undefined ? '' : sql.slice(start.offset);
+  const token = /^(?:[A-Za-z_][\w.]*|\d+(?:\.\d+)?|'[^']*'?|"[^"]*"?|\S)/.exec(rest)?.[0];
+  const found = token === undefined ? 'the end of the query' : `"${token}"`;
+  const expected = [
+    ...new Set(
+      (error.expected ?? [])
+        .filter((e) => e.type === 'literal' && e.text !== undefined && !NOT_SAID.has(e.text))
+        .map((e) => (/^[a-z_]+$/i.test(e.text as string) ? (e.text as string).toUpperCase() : (e.text as string))),
+    ),
+  ];
+  const listed = expected.length > 16 ? `${expected.slice(0, 16).join(', ')}, …` : expected.join(', ');
+  return sqlError(
+    ErrorCode.InvalidQuery,
+    `Syntax error: found ${found}${listed === '' ? '' : `, expected ${listed}`}.`,
+    'query',
+    position,
+  );
+}
+
+/**
  * Parses one SELECT statement. Several statements, writes and DDL, and anything but a plain SELECT
  * are refused here with the clause and position (pure).
  */
@@ -107,16 +221,9 @@ export function parseSelect(sql: string): AstNode {
     );
   let ast: unknown;
   try {
-    ast = parser.astify(sql, { database: 'postgresql', parseOptions: { includeLocations: true } });
+    ast = parser.astify(dialectOf(sql), { database: 'postgresql', parseOptions: { includeLocations: true } });
   } catch (error) {
-    const location = (error as { location?: { start?: Position } }).location?.start;
-    const found = /but (.+?) found/.exec((error as Error).message)?.[1];
-    throw sqlError(
-      ErrorCode.InvalidQuery,
-      `Syntax error${found === undefined ? '' : ` at ${found}`}.`,
-      'query',
-      location === undefined ? undefined : { line: location.line, column: location.column },
-    );
+    throw syntaxError(sql, error as ParserError);
   }
   const statements = Array.isArray(ast) ? (ast as AstNode[]) : [ast as AstNode];
   for (const statement of statements) {

@@ -96,7 +96,7 @@ export interface GroupsPlan {
   outputs: Ref[];
   having?: Condition;
   /** Ordering by an aggregate happens in memory, bounded by LIMIT. */
-  order?: { ref: Ref; desc: boolean }[];
+  order?: OrderKey[];
   limit?: number;
   offset: number;
 }
@@ -109,3 +109,10 @@ export interface ValuesPlan {
 }
 
 export type Plan = RowsPlan | GroupsPlan | ValuesPlan;
+
+/** One key of an in-memory order: descending or not, nulls first or last when ORDER BY says so. */
+export interface OrderKey {
+  ref: Ref;
+  desc: boolean;
+  nulls?: 'first' | 'last';
+}

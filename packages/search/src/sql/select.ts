@@ -3,7 +3,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { ErrorCode, type IndexKind } from '@xle/core';
 import { positionOf, sqlError, type AstNode } from './parse.js';
 import { SELECTABLE, sqlTypeOf } from './schema.js';
-import { columnPath, isColumn } from './ast.js';
+import { columnPath, isColumn, nullsOf } from './ast.js';
 import { compileExpr, type Expr } from './expressions.js';
 import { displayName } from './group-by.js';
 import { type Context, exactField, resolveField } from './fields.js';
@@ -49,14 +49,16 @@ export function rowsPlan(
     values.push({ col: path, type: info.type });
   }
   const sort: estypes.SortCombinations[] = [];
-  for (const order of (ast.orderby as { expr: AstNode; type?: string | null }[] | null) ?? []) {
+  for (const order of (ast.orderby as { expr: AstNode; type?: string | null; nulls?: string | null }[] | null) ?? []) {
     const expr = order.expr;
     if (!isColumn(expr))
       throw sqlError(ErrorCode.UnsupportedSql, 'ORDER BY takes columns.', 'ORDER BY', positionOf(ctx.sql, expr));
     const written = columnPath(expr, ctx.tableNames);
     const aliased = aliases.get(written);
     const target = exactField(ctx, expr, 'ORDER BY', aliased);
-    sort.push({ [target.path]: { order: order.type === 'DESC' ? 'desc' : 'asc' } });
+    const { nulls } = nullsOf(order);
+    const missing = nulls === undefined ? {} : { missing: nulls === 'first' ? '_first' : '_last' };
+    sort.push({ [target.path]: { order: order.type === 'DESC' ? 'desc' : 'asc', ...missing } });
   }
   return { kind: 'rows', table, columns, values, query, sort, ...(limit === undefined ? {} : { limit }), offset };
 }

@@ -353,6 +353,120 @@ t.test('destination tags and three-valued logic', async (t) => {
   ]);
 });
 
+t.test('Elasticsearch SQL spellings: plural interval units, weeks, YEAR TO MONTH, CAST AS LONG', async (t) => {
+  // Each interval is checked against the instant computed here from CURRENT_DATE (midnight UTC).
+  const midnight = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000);
+  const monthsBack = (n: number): Date => {
+    const d = new Date(midnight);
+    d.setUTCMonth(d.getUTCMonth() - n);
+    return d;
+  };
+  const since = (at: Date): number => txs.filter((tx) => Date.parse(String(tx._date)) > at.getTime()).length;
+  const cases: [string, Date][] = [
+    ['INTERVAL 10 YEARS', monthsBack(120)],
+    ['INTERVAL 130 MONTHS', monthsBack(130)],
+    ["INTERVAL '8-6' YEAR TO MONTH", monthsBack(102)],
+    ['INTERVAL 520 WEEKS', new Date(midnight.getTime() - 520 * 7 * 86_400_000)],
+    ['INTERVAL 3000 DAYS', new Date(midnight.getTime() - 3000 * 86_400_000)],
+    ['INTERVAL 70000 HOURS', new Date(midnight.getTime() - 70_000 * 3_600_000)],
+    ['INTERVAL 4000000 MINUTES', new Date(midnight.getTime() - 4_000_000 * 60_000)],
+    ['INTERVAL 250000000 SECONDS', new Date(midnight.getTime() - 250_000_000 * 1000)],
+  ];
+  for (const [interval, at] of cases)
+    t.same(
+      await rows(`SELECT COUNT(*) FROM transactions WHERE _date > CURRENT_DATE - ${interval}`),
+      [[since(at)]],
+      `${interval}: ${since(at)} of ${txs.length}`,
+    );
+  t.not(new Set(cases.map(([, at]) => since(at))).size, 1, 'the intervals split the history differently');
+  const byHash = [...txs].sort((a, b) => String(a.hash).localeCompare(String(b.hash))).slice(0, 20);
+  t.same(
+    await rows('SELECT hash, CAST(Fee AS LONG) AS fee FROM transactions ORDER BY hash LIMIT 20'),
+    byHash.map((tx) => [tx.hash, Number(tx.Fee)]),
+    'CAST(Fee AS LONG), as BIGINT',
+  );
+  const named = await post(`${base}/sql`, { query: 'SELECT CAST(Fee AS LONG) FROM transactions LIMIT 1' });
+  t.same((named.json as { columns: { name: string }[] }).columns[0]?.name, 'CAST(Fee AS LONG)', 'named as written');
+  t.same(
+    await rows("SELECT COUNT(*) FROM transactions WHERE TransactionType = 'INTERVAL 3 DAYS'"),
+    [[0]],
+    'a string literal is never rewritten',
+  );
+});
+
+t.test('ORDER BY … NULLS FIRST / NULLS LAST, rows and groups', async (t) => {
+  const tag = (tx: Doc): number | null => (typeof tx.DestinationTag === 'number' ? tx.DestinationTag : null);
+  const byHash = (a: Doc, b: Doc): number => String(a.hash).localeCompare(String(b.hash));
+  const untagged = txs.filter((tx) => tag(tx) === null).sort(byHash);
+  const tagged = txs.filter((tx) => tag(tx) !== null);
+  t.ok(untagged.length >= 30 && tagged.length >= 30, `${tagged.length} tagged, ${untagged.length} not`);
+  t.same(
+    await rows('SELECT hash, DestinationTag FROM transactions ORDER BY DestinationTag NULLS FIRST, hash LIMIT 30'),
+    untagged.slice(0, 30).map((tx) => [tx.hash, null]),
+    'ascending, nulls first',
+  );
+  const descending = [...tagged].sort((a, b) => (tag(b) as number) - (tag(a) as number) || byHash(a, b));
+  t.same(
+    await rows('SELECT hash, DestinationTag FROM transactions ORDER BY DestinationTag DESC NULLS LAST, hash LIMIT 30'),
+    descending.slice(0, 30).map((tx) => [tx.hash, tag(tx)]),
+    'descending, nulls last',
+  );
+  const last = await rows(
+    `SELECT hash FROM transactions ORDER BY DestinationTag NULLS LAST, hash LIMIT 30 OFFSET ${txs.length - 30}`,
+  );
+  t.same(
+    last,
+    untagged.slice(-30).map((tx) => [tx.hash]),
+    'ascending, nulls last: the untagged at the end',
+  );
+  const groups = await rows(
+    'SELECT DestinationTag, COUNT(*) FROM transactions GROUP BY DestinationTag ORDER BY DestinationTag NULLS FIRST LIMIT 2',
+  );
+  const smallest = Math.min(...tagged.map((tx) => tag(tx) as number));
+  t.same(
+    groups,
+    [
+      [null, untagged.length],
+      [smallest, tagged.filter((tx) => tag(tx) === smallest).length],
+    ],
+    'a group key: the missing bucket first',
+  );
+  const byCount = await rows(
+    'SELECT DestinationTag, COUNT(*) AS n FROM transactions GROUP BY DestinationTag ORDER BY n DESC NULLS FIRST LIMIT 3',
+  );
+  const counts = countBy(txs, (tx) => [tag(tx)]);
+  const top = [...counts.values()].sort((a, b) => b - a).slice(0, 3);
+  t.same(
+    byCount.map((r) => r[1]),
+    top,
+    'an aggregate order with NULLS written still orders by the aggregate',
+  );
+});
+
+t.test('syntax errors name the line, the column, the token found and what could come instead', async (t) => {
+  const refused = async (query: string) => {
+    asked += 1;
+    const answer = await post(`${base}/sql`, { query });
+    t.equal(answer.status, 400, query);
+    return (answer.json as { error: { code: string; message: string; details: Record<string, unknown> } }).error;
+  };
+  t.match(await refused('SELECT FROM transactions'), {
+    code: 'INVALID_QUERY',
+    message: /^line 1:8: SELECT needs its columns before FROM/,
+    details: { clause: 'SELECT', line: 1, column: 8 },
+  });
+  t.match(await refused('SELECT hash FROM transactions LIMT 5'), {
+    message: /^line 1:36: Syntax error: found "5", expected .*WHERE.*/,
+    details: { line: 1, column: 36 },
+  });
+  t.match(await refused('SELECT hash\nFROM transactions\nWHERE'), {
+    message: /^line 3:6: Syntax error: found the end of the query, expected /,
+  });
+  t.match(await refused("SELECT hash FROM transactions WHERE hash = 'abc"), {
+    message: /^line 1:44: Syntax error: a string literal is not closed/,
+  });
+});
+
 t.test('a 10,000-row export paged with fetch_size 500, every row once', async (t) => {
   // A history of its own, large enough: synthetic ledgers made from the fixture transactions.
   const big = await createTestIndices(t);
