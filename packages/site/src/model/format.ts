@@ -51,6 +51,20 @@ export function amountView(raw: unknown): AmountView | undefined {
   return view;
 }
 
+/** Whether two amounts are the same value of the same asset (exact decimals) (pure). */
+export function sameAmount(a: AmountView, b: AmountView): boolean {
+  const x = decimal(a.value);
+  const y = decimal(b.value);
+  return (
+    a.currency === b.currency &&
+    a.issuer === b.issuer &&
+    a.mpt === b.mpt &&
+    x !== undefined &&
+    y !== undefined &&
+    x.eq(y)
+  );
+}
+
 /** XRP from drops, exact: "12677660" → "12.67766" (pure). */
 export function xrpOfDrops(drops: string | number): string {
   return dropsToXrpString(String(drops));
@@ -74,19 +88,40 @@ export function formatValue(value: string | number): string {
   return number.toFormat({ decimalSeparator: '.', groupSeparator: ',', groupSize: 3 });
 }
 
+/**
+ * Significant digits a token amount is shown with. The ledger keeps 16 (an issued amount's mantissa
+ * lies in [10^15, 10^16), rippled's STAmount.h cMinValue / cMaxValue), and its own arithmetic rounds
+ * in the 16th (an offer of 4000.000000000001 CNY, a change of -9999.999999999998), so 15 are shown
+ * and the exact value goes in the element's title. A sum of many lines (what an issuer owes) has
+ * more digits than any one amount; it is shown the same way.
+ */
+export const TOKEN_DIGITS = 15;
+
+/** A token amount for reading: at most 15 significant digits, grouped ("3999.999999999999" → "4,000") (pure). */
+export function formatTokenValue(value: string | number): string {
+  const number = decimal(value);
+  if (number === undefined) return String(value);
+  return formatValue(number.precision(TOKEN_DIGITS, BigNumber.ROUND_HALF_UP).toFixed());
+}
+
 /** XRP written with its 6 decimals (drops): "-0.04" → "-0.040000", so a column of XRP lines up (pure). */
 export function xrpDecimals(value: string): string {
   const number = decimal(value);
   return number === undefined ? value : number.toFixed(6);
 }
 
-/** A signed change: "+1,234.5" or "-0.000012" (pure). */
-export function formatChange(value: string): string {
-  const formatted = formatValue(value);
+/** A signed change: "+1,234.5" or "-0.000012"; a token's rounded as formatTokenValue (pure). */
+export function formatChange(value: string, token = false): string {
+  const formatted = token ? formatTokenValue(value) : formatValue(value);
   return formatted.startsWith('-') ? formatted : `+${formatted}`;
 }
 
-/** "12.5 USD.rIssuer", "12.67766 XRP" (pure): the plain-text form of an amount. */
+/** The value of an amount for reading: XRP to the drop, a token as formatTokenValue (pure). */
+export function amountValueText(amount: AmountView): string {
+  return amount.native ? formatValue(amount.value) : formatTokenValue(amount.value);
+}
+
+/** "12.5 USD.rIssuer", "12.67766 XRP" (pure): the plain-text form of an amount, its value exact. */
 export function amountText(amount: AmountView): string {
   const asset = amount.issuer === undefined ? amount.code : `${amount.code}.${amount.issuer}`;
   return amount.value === '' ? asset : `${formatValue(amount.value)} ${asset}`;

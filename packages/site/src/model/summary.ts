@@ -1,7 +1,7 @@
 import BigNumber from 'bignumber.js';
 import { encodeNodePublic } from 'xrpl';
 import { isLpTokenCode, nftPageChanges, rawBalanceChanges } from '@xle/documents';
-import { amountText, amountView, formatSignificant, formatValue, type AmountView } from './format.js';
+import { amountText, amountView, formatSignificant, formatValue, sameAmount, type AmountView } from './format.js';
 
 /**
  * A transaction's one-line human summary, as segments a view links ("rA paid rB 12.5
@@ -128,6 +128,16 @@ function covers(amounts: readonly unknown[], target: unknown): boolean {
   return total.gte(new BigNumber(wanted.value).times(1 - 1e-9));
 }
 
+const decimalZero = (value: string): boolean => value !== '' && new BigNumber(value).isZero();
+
+/** Whether the metadata deleted a trust line (a RippleState entry). */
+function trustLineDeleted(tx: Tx): boolean {
+  const meta = (tx.meta ?? {}) as Tx;
+  return (Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as Tx[]) : []).some(
+    (wrapper) => (wrapper.DeletedNode as { LedgerEntryType?: string } | undefined)?.LedgerEntryType === 'RippleState',
+  );
+}
+
 /** Whether the sender's offer was placed on the books (a new Offer entry of its own in the metadata). */
 function offerPlaced(tx: Tx): boolean {
   const meta = (tx.meta ?? {}) as Tx;
@@ -168,9 +178,24 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
   Payment: (tx) => {
     const partial = flagSet(tx, 0x00020000);
     if (tx.Account === tx.Destination) {
+      // What moved is the sender's own balance changes (the fee apart); SendMax is only its limit.
+      const { paid, received } = senderChanges(tx);
+      const spent = paid.length > 0 ? amountsInWords(paid) : amount(tx.SendMax ?? tx.Amount);
+      // Nothing came back (ledger 90150378 has a self-payment whose DeliveredAmount is -1 drop).
+      const got =
+        received.length > 0 ? amountsInWords(received) : paid.length > 0 ? [text('nothing')] : amount(delivered(tx));
+      const max = amountView(tx.SendMax);
+      const spentAll = paid.length === 1 && max !== undefined && sameAmount(amountView(paid[0]) ?? max, max);
+      const limit =
+        max === undefined || spentAll ? [] : [text(' (spending at most '), ...amount(tx.SendMax), text(')')];
       return {
-        done: [text('exchanged '), ...amount(tx.SendMax ?? tx.Amount), text(' for '), ...amount(delivered(tx))],
-        tried: [text('tried to exchange '), ...amount(tx.SendMax ?? tx.Amount), text(' for '), ...amount(tx.Amount)],
+        done: [text('exchanged '), ...spent, text(' for '), ...got, ...limit],
+        tried: [
+          text('tried to exchange at most '),
+          ...amount(tx.SendMax ?? tx.Amount),
+          text(' for '),
+          ...amount(tx.Amount),
+        ],
       };
     }
     return {
@@ -199,6 +224,10 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
     const placed = offerPlaced(tx);
     // Filled in full: a sell gave all of TakerGets, a buy got all of TakerPays.
     const whole = sell ? covers(changes.paid, tx.TakerGets) : covers(changes.received, tx.TakerPays);
+    // What traded is the sender's own balance changes (the fee apart), not the offer's amounts.
+    const trade = traded
+      ? [text(': traded '), ...amountsInWords(changes.paid), text(' for '), ...amountsInWords(changes.received)]
+      : [];
     const state = traded
       ? placed
         ? ' (partly filled, the rest placed on the books)'
@@ -209,7 +238,7 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
         ? ' (placed on the books)'
         : ' (nothing filled, nothing placed)';
     return {
-      done: [text('created '), ...what, ...rate, ...replacing, text(state)],
+      done: [text('created '), ...what, ...rate, ...replacing, ...trade, text(state)],
       tried: [text('tried to create '), ...what],
     };
   },
@@ -217,6 +246,12 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
     return { done: [text(`cancelled its offer #${String(tx.OfferSequence)}`)] };
   },
   TrustSet: (tx) => {
+    // A limit of 0 on a line left at its defaults deletes it (rippled's TrustSet.cpp): said so.
+    const limit = amountView(tx.LimitAmount);
+    if (limit !== undefined && decimalZero(limit.value) && trustLineDeleted(tx))
+      return {
+        done: [text('removed its trust line for '), ...amount({ ...(tx.LimitAmount as Tx), value: undefined })],
+      };
     return {
       done: [text('set a trust line of '), ...amount(tx.LimitAmount)],
       tried: [text('tried to set a trust line of '), ...amount(tx.LimitAmount)],

@@ -1,6 +1,14 @@
 import BigNumber from 'bignumber.js';
-import { decodeCurrency, decodeHexText, rippleTimeToIso, tokenId, type Json } from '@xle/documents';
-import { amountView, decimal, formatCount, formatValue, xrpOfDrops } from '../model/format.js';
+import { decodeHexText, rippleTimeToIso, tokenId, type Json } from '@xle/documents';
+import {
+  amountView,
+  decimal,
+  formatCount,
+  formatTokenValue,
+  formatValue,
+  TOKEN_DIGITS,
+  xrpOfDrops,
+} from '../model/format.js';
 import { accountHref, ammHref, ledgerHref, tokenHref } from '../model/links.js';
 import { Layout, type SiteChrome } from './layout.js';
 import {
@@ -15,7 +23,10 @@ import {
   Table,
   StateTxLink,
   Time,
+  Rounded,
+  tokenLabel,
   TokenName,
+  TokenValue,
   YesNo,
   type LinkContext,
 } from './parts.js';
@@ -165,10 +176,11 @@ function Holdings({ props }: { props: AccountProps }) {
         <Table caption="Tokens held" head={['Balance', 'Token']}>
           {props.assets.map((a) => (
             <tr>
-              <td class="num">{formatValue(String(a.value))}</td>
+              <td class="num">
+                <TokenValue value={String(a.value)} />
+              </td>
               <td>
                 <TokenName
-                  code={String(a.currency)}
                   currency={String(a.currency)}
                   issuer={String(a.counterparty)}
                   token={tokenId(String(a.currency), String(a.counterparty))}
@@ -185,9 +197,7 @@ function Holdings({ props }: { props: AccountProps }) {
           <Table caption="Tokens issued" head={['Token', 'Outstanding']} cards>
             {props.obligations.map((o) => {
               const id = tokenId(String(o.currency), address);
-              const code = decodeCurrency(String(o.currency));
-              const pool = ctx.pools?.get(address);
-              const name = code === 'LP' && pool !== undefined ? `LP ${pool}` : code;
+              const name = tokenLabel(String(o.currency), address, ctx);
               return (
                 <tr>
                   <td data-label="Token">
@@ -198,7 +208,7 @@ function Holdings({ props }: { props: AccountProps }) {
                     )}
                   </td>
                   <td data-label="Outstanding" class="num">
-                    {formatValue(String(o.value))}
+                    <TokenValue value={String(o.value)} />
                   </td>
                 </tr>
               );
@@ -236,10 +246,10 @@ function Holdings({ props }: { props: AccountProps }) {
                   <LineBalance balance={String(l.balance)} />
                 </td>
                 <td data-label="Its limit" class="num">
-                  {formatValue(String(l.limit))}
+                  <TokenValue value={String(l.limit)} />
                 </td>
                 <td data-label="Peer’s limit" class="num">
-                  {formatValue(String(l.limit_peer))}
+                  <TokenValue value={String(l.limit_peer)} />
                 </td>
                 <td data-label="Flags">{flags.join(', ')}</td>
               </tr>
@@ -259,10 +269,10 @@ function LineBalance({ balance }: { balance: string }) {
   if (balance.startsWith('-'))
     return (
       <span title={`${formatValue(balance)} from this account’s side: it owes this to the peer`}>
-        {formatValue(balance.slice(1))} <span class="muted">held by the peer</span>
+        {formatTokenValue(balance.slice(1))} <span class="muted">held by the peer</span>
       </span>
     );
-  return <>{formatValue(balance)}</>;
+  return <TokenValue value={balance} />;
 }
 
 /** A trust line's currency, linked to the token's page of whichever side issues it. */
@@ -277,7 +287,7 @@ function LineCurrency({
   self: string;
   ctx: LinkContext;
 }) {
-  const code = decodeCurrency(currency);
+  const code = tokenLabel(currency, ctx.pools?.has(self) === true ? self : peer, ctx);
   const issuer = [peer, self].find((side) => {
     const id = tokenId(currency, side);
     return id !== undefined && ctx.tokens.has(id);
@@ -297,7 +307,9 @@ function Orders({ props }: { props: AccountProps }) {
             <td class="num">{String(o.Sequence ?? '')}</td>
             <td>{gets === undefined ? null : <Amount amount={gets} ctx={props.ctx} />}</td>
             <td>{pays === undefined ? null : <Amount amount={pays} ctx={props.ctx} />}</td>
-            <td class="num">{formatValue(String(((o.properties ?? {}) as Json).makerExchangeRate ?? ''))}</td>
+            <td class="num">
+              <Rounded value={((o.properties ?? {}) as Json).makerExchangeRate} digits={TOKEN_DIGITS} />
+            </td>
           </tr>
         );
       })}

@@ -1,5 +1,4 @@
 import type { Json } from '@xle/documents';
-import { decodeCurrency } from '@xle/documents';
 import { amountView, formatCount, formatPercent, formatScore, shortHash } from '../model/format.js';
 import { assetCode, poolName } from '../model/amm.js';
 import { ammHref, tokenHref } from '../model/links.js';
@@ -15,6 +14,7 @@ import {
   Rounded,
   Table,
   Time,
+  tokenLabel,
   ValidatorLink,
   type LinkContext,
 } from './parts.js';
@@ -150,9 +150,7 @@ export function TokensListPage({ chrome, props }: { chrome: SiteChrome; props: T
               {tokens.map((t) => {
                 const issuer = String(t.issuer);
                 const currency = String(t.currency);
-                const pool = ctx.pools?.get(issuer);
-                const code = decodeCurrency(currency);
-                const name = pool !== undefined && code === 'LP' ? `LP ${pool}` : code;
+                const name = tokenLabel(currency, issuer, ctx);
                 return (
                   <tr>
                     <td data-label="Token">

@@ -1,8 +1,11 @@
 import { cloneElement, isValidElement, toChildArray, type ComponentChildren } from 'preact';
+import { decodeCurrency } from '@xle/documents';
 import {
   amountText,
   amountView,
+  formatChange,
   formatSignificant,
+  formatTokenValue,
   formatTime,
   formatValue,
   prettyJson,
@@ -147,19 +150,28 @@ export function AmendmentLink({ id, name }: { id: string; name?: string | undefi
  * its address shortened otherwise) in brackets, linked to its account; on the issuer's own page
  * the code alone.
  */
+/**
+ * A token's name for people: its currency code read as text ("XBAR", not 5842415200…), an LP
+ * token as its pool ("LP XRP/PONGO") where the page knows the pool (pure).
+ */
+export function tokenLabel(currency: string, issuer: string | undefined, ctx: LinkContext): string {
+  const code = decodeCurrency(currency);
+  const pool = issuer === undefined ? undefined : ctx.pools?.get(issuer);
+  return code === 'LP' && pool !== undefined ? `LP ${pool}` : code;
+}
+
 export function TokenName({
-  code,
   currency,
   issuer,
   token,
   ctx,
 }: {
-  code: string;
   currency: string;
   issuer: string;
   token?: string | undefined;
   ctx: LinkContext;
 }) {
+  const code = tokenLabel(currency, issuer, ctx);
   const known = token !== undefined && ctx.tokens.has(token);
   const name = ctx.names.get(issuer);
   return (
@@ -184,7 +196,10 @@ export function TokenName({
 
 /** "12.5 USD (Bitstamp)" with the token and the issuer linked; "12.5 XRP". */
 export function Amount({ amount, ctx }: { amount: AmountView; ctx: LinkContext }) {
-  const value = amount.value === '' ? null : <span class="value">{formatValue(amount.value)} </span>;
+  const value =
+    amount.value === '' ? null : (
+      <span class="value">{amount.native ? formatValue(amount.value) : <TokenValue value={amount.value} />} </span>
+    );
   if (amount.issuer === undefined)
     return (
       <span class="amount" title={amountText(amount)}>
@@ -192,14 +207,22 @@ export function Amount({ amount, ctx }: { amount: AmountView; ctx: LinkContext }
         {amount.mpt === undefined ? amount.code : `MPT ${shortHash(amount.mpt)}`}
       </span>
     );
-  const pool = ctx.pools?.get(amount.issuer);
-  const code = pool !== undefined && amount.code === 'LP' ? `LP ${pool}` : amount.code;
   return (
     <span class="amount">
       {value}
-      <TokenName code={code} currency={amount.currency} issuer={amount.issuer} token={amount.token} ctx={ctx} />
+      <TokenName currency={amount.currency} issuer={amount.issuer} token={amount.token} ctx={ctx} />
     </span>
   );
+}
+
+/**
+ * A token's value as formatTokenValue rounds it (15 significant digits), the exact value in the
+ * title where they differ; `signed` writes the sign of a change ("+4,000", "-10,000").
+ */
+export function TokenValue({ value, signed = false }: { value: string; signed?: boolean }) {
+  const shown = signed ? formatChange(value, true) : formatTokenValue(value);
+  const exact = signed ? formatChange(value) : formatValue(value);
+  return shown === exact ? <>{shown}</> : <span title={exact}>{shown}</span>;
 }
 
 /** A measured figure rounded for reading, its exact value in the title (shown on hover and read by assistive technology on focus). */

@@ -1,10 +1,22 @@
 import BigNumber from 'bignumber.js';
 import type { Json } from '@xle/documents';
 import type { TokenHolder } from '@xle/api/shapers/token';
-import { decimal, formatCount, formatPercent, formatScore, formatSignificant, formatValue } from '../model/format.js';
+import { decimal, formatCount, formatPercent, formatScore, formatSignificant } from '../model/format.js';
 import { HorizontalBars } from './charts.js';
 import { Layout, type SiteChrome } from './layout.js';
-import { AccountLink, Empty, Facts, RawJson, Rounded, Section, Table, Time, YesNo, type LinkContext } from './parts.js';
+import {
+  AccountLink,
+  Empty,
+  Facts,
+  RawJson,
+  Rounded,
+  Section,
+  Table,
+  Time,
+  TokenValue,
+  YesNo,
+  type LinkContext,
+} from './parts.js';
 
 export interface TokenProps {
   /** GET /token/{CODE}.{ISSUER}. */
@@ -139,7 +151,9 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
                   <td>
                     <AccountLink address={h.account} ctx={ctx} />
                   </td>
-                  <td class="num">{formatValue(h.balance)}</td>
+                  <td class="num">
+                    <TokenValue value={h.balance} />
+                  </td>
                   <td class="num">{formatPercent(share(h.balance))}</td>
                 </tr>
               ))}

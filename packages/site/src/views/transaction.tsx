@@ -1,6 +1,6 @@
 import { AMOUNT_FIELDS, decodeHexText, rippleTimeToIso, isAccountIdField, type Json } from '@xle/documents';
 import type { AccountBalanceChanges } from '../model/balance-changes.js';
-import { amountView, feeText, formatChange, xrpDecimals } from '../model/format.js';
+import { amountView, feeText, formatChange, sameAmount, xrpDecimals } from '../model/format.js';
 import { isPartialPayment, transactionFlagNames } from '../model/flags.js';
 import { memosOf, type MemoField } from '../model/memos.js';
 import { deliveredAmount, summarize } from '../model/summary.js';
@@ -21,6 +21,7 @@ import {
   Table,
   Time,
   TokenName,
+  TokenValue,
   type LinkContext,
 } from './parts.js';
 
@@ -114,7 +115,11 @@ function ChangeRows({
             <AccountLink address={account} ctx={ctx} />
           </td>
           <td data-label={head[1]} class={`num ${change.value.startsWith('-') ? 'negative' : 'positive'}`}>
-            {formatChange(change.counterparty === undefined ? xrpDecimals(change.value) : change.value)}
+            {change.counterparty === undefined ? (
+              formatChange(xrpDecimals(change.value))
+            ) : (
+              <TokenValue value={change.value} signed />
+            )}
           </td>
           <td data-label={head[2]}>
             {change.counterparty === undefined ? (
@@ -124,13 +129,7 @@ function ChangeRows({
                 {change.code} <span class="muted">to</span> <AccountLink address={change.counterparty} ctx={ctx} />
               </>
             ) : (
-              <TokenName
-                code={change.code}
-                currency={change.currency}
-                issuer={change.counterparty}
-                token={change.token}
-                ctx={ctx}
-              />
+              <TokenName currency={change.currency} issuer={change.counterparty} token={change.token} ctx={ctx} />
             )}
           </td>
         </tr>
@@ -202,12 +201,14 @@ export function TransactionPage({ chrome, props }: { chrome: SiteChrome; props: 
       <p class="summary">
         <Summary segments={summarize(tx)} ctx={ctx} />.
       </p>
-      {partial ? (
+      {partial && !sameAmount(delivered, requested) ? (
         <p class="notice warn" role="note">
           <strong>Partial payment.</strong> It asked for <Amount amount={requested} ctx={ctx} /> and delivered{' '}
-          <Amount amount={delivered} ctx={ctx} />
-          {delivered.value === requested.value ? ' (all of it)' : ''}. Only the delivered amount reached the
-          destination.
+          <Amount amount={delivered} ctx={ctx} />. Only the delivered amount reached the destination.
+        </p>
+      ) : partial ? (
+        <p class="notice" role="note">
+          The partial-payment flag is set; all of the <Amount amount={requested} ctx={ctx} /> asked for was delivered.
         </p>
       ) : null}
       <Facts

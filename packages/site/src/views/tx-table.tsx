@@ -2,7 +2,7 @@ import type { Json } from '@xle/documents';
 import type { Effect } from '@xle/api/resources/balances';
 import { feeText, formatChange } from '../model/format.js';
 import { summarize } from '../model/summary.js';
-import { Empty, LedgerLink, Result, Summary, Table, Time, TxLink, type LinkContext } from './parts.js';
+import { Empty, LedgerLink, Result, Summary, Table, Time, TokenValue, TxLink, type LinkContext } from './parts.js';
 
 const resultOf = (tx: Json): string => String((tx.meta as Json | undefined)?.TransactionResult ?? '');
 
@@ -63,7 +63,7 @@ export function TxTable({
                   class={`effect ${e.value.startsWith('-') ? 'negative' : 'positive'}`}
                   title={e.issuer === null ? undefined : `${e.currency} issued by ${e.issuer}`}
                 >
-                  {formatChange(e.value)} {e.currency}
+                  {e.issuer === null ? formatChange(e.value) : <TokenValue value={e.value} signed />} {e.currency}
                 </span>
               ))}
             </td>

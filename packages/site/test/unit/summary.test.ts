@@ -26,7 +26,7 @@ t.test('payments: who paid whom what was delivered', async (t) => {
   // A failure says what was tried and the result.
   t.equal(
     text('DA9E41A957D5'),
-    'r9x5PHDiwuvbpYB3uvGAqEUVV5wxHayQEx tried to exchange 1,140 XRP for 1,140 YCN.r8HgVGenRTAiNSM5iqt9PX2D2EczFZhZr (failed: tecPATH_DRY)',
+    'r9x5PHDiwuvbpYB3uvGAqEUVV5wxHayQEx tried to exchange at most 1,140 XRP for 1,140 YCN.r8HgVGenRTAiNSM5iqt9PX2D2EczFZhZr (failed: tecPATH_DRY)',
   );
 });
 
