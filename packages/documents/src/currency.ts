@@ -13,6 +13,14 @@ const PRINTABLE = /^[\p{L}\p{N}\p{P}\p{S}\p{Zs}]+$/u;
 
 export const LP_TOKEN_CURRENCY = 'LP';
 
+/** Whether a code is a standard one (3 characters, or its 40-hex form: zeros but bytes 12-14) (pure). */
+export function isStandardCurrencyCode(code: string): boolean {
+  return (
+    /^[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}$/.test(code) ||
+    (/^0{24}[0-9A-F]{6}0{10}$/i.test(code) && code !== '0'.repeat(40))
+  );
+}
+
 export function isLpTokenCode(code: string): boolean {
   return HEX40.test(code) && code.slice(0, 2) === '03';
 }

@@ -36,7 +36,7 @@ export {
   rawBalanceChanges,
 } from './balance-changes.js';
 export { type CtidParts, decodeCtid, encodeCtid, isCtid } from './ctid.js';
-export { decodeCurrency, isLpTokenCode, LP_TOKEN_CURRENCY } from './currency.js';
+export { decodeCurrency, isLpTokenCode, isStandardCurrencyCode, LP_TOKEN_CURRENCY } from './currency.js';
 export {
   type AsOf,
   type DataSetCoverage,
@@ -117,6 +117,7 @@ export {
   type TransactionDoc,
   affectedAccounts,
   isAccountIdField,
+  TRANSACTION_TYPE_NAMES,
   touchedObjects,
   transformTransaction,
 } from './transaction.js';

@@ -142,6 +142,13 @@ export function ownTransactionFields(fields: Json): Json {
   return own;
 }
 
+/** Every transaction type rippled defines (ripple-binary-codec's definitions), by name, sorted. */
+export const TRANSACTION_TYPE_NAMES: readonly string[] = [
+  ...(DEFAULT_DEFINITIONS as unknown as { transactionNames: string[] }).transactionNames,
+]
+  .filter((name) => name !== 'Invalid')
+  .sort((a, b) => a.localeCompare(b));
+
 const FIELDS = DEFAULT_DEFINITIONS.field as unknown as Record<string, { type?: { name?: string } } | undefined>;
 /** Whether a field holds an account (its definitions.json type is AccountID). */
 export function isAccountIdField(name: string): boolean {

@@ -39,7 +39,8 @@ export function buildAccountActivityQuery(
     { exists: { field: 'type' } },
     { range: { ledger_index: { lte: pinnedMax } } },
   ];
-  if (filters.type !== undefined) filter.push({ term: { type: filters.type } });
+  // A transaction type in any case: payment finds Payment.
+  if (filters.type !== undefined) filter.push({ term: { type: { value: filters.type, case_insensitive: true } } });
   if (filters.result !== undefined) filter.push({ term: { result: filters.result } });
   if (filters.from !== undefined || filters.to !== undefined)
     filter.push({

@@ -33,3 +33,27 @@ export function buildAmmLinesQuery(ammAccount: string, issuers: readonly string[
     size: 10,
   };
 }
+
+/**
+ * The trust lines holding the token sides of several pools: for each pool, its account's lines
+ * with the issuers of its assets (two per pool at most) (pure).
+ * Emits: bool.filter [term LedgerEntryType RippleState, term deleted:false, bool.should [bool.filter
+ * [term _accounts pool, terms _accounts issuers] per pool]], size 2 per pool.
+ */
+export function buildAmmPoolLinesQuery(
+  pools: readonly { account: string; issuers: readonly string[] }[],
+): estypes.SearchRequest {
+  const withTokens = pools.filter((p) => p.issuers.length > 0);
+  return {
+    query: liveObjects('RippleState', {
+      bool: {
+        should: withTokens.map((p) => ({
+          bool: { filter: [{ term: { _accounts: p.account } }, { terms: { _accounts: [...p.issuers] } }] },
+        })),
+        minimum_should_match: 1,
+      },
+    }),
+    size: Math.max(1, withTokens.length * 2),
+    track_total_hits: false,
+  };
+}

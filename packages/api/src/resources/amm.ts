@@ -5,6 +5,7 @@ import {
   buildAmmLinesQuery,
   buildAmmOfAccountQuery,
   buildAmmOfAccountsQuery,
+  buildAmmPoolLinesQuery,
   buildAmmPoolsQuery,
 } from '../queries/amm.js';
 import { issueOf, poolSide, shapeAmmInfo, shapeAmmPool, xrpOf, type PoolSide } from '../shapers/amm.js';
@@ -19,6 +20,42 @@ export async function ammPools(engine: Engine, limit: number, offset: number): P
     amms.map((a) => a.Account as string),
   );
   return amms.map((amm) => shapeAmmPool(amm, xrpOf(roots.get(amm.Account as string))));
+}
+
+/**
+ * What each listed pool holds of its two assets, as amm_info's `amount` and `amount2` (drops text
+ * or an issued amount; null where the account root or trust line is not indexed): one search of
+ * the token sides' trust lines for the whole page, the XRP from the pools' account roots.
+ */
+export async function ammPoolAmounts(
+  engine: Engine,
+  pools: readonly Json[],
+): Promise<Map<string, { amount: PoolSide['amount']; amount2: PoolSide['amount'] }>> {
+  const sides = pools.map((p) => ({ account: String(p.Account), assets: [issueOf(p.Asset), issueOf(p.Asset2)] }));
+  const wanted = sides.map((s) => ({
+    account: s.account,
+    issuers: s.assets.flatMap((a) => (a.issuer === undefined ? [] : [a.issuer])),
+  }));
+  const [lines, roots] = await Promise.all([
+    wanted.some((w) => w.issuers.length > 0)
+      ? engine
+          .search<Json>('objects', buildAmmPoolLinesQuery(wanted))
+          .then((r) => r.hits.hits.map((h) => h._source ?? {}))
+      : Promise.resolve([]),
+    engine.mget<Json>(
+      'accounts',
+      sides.map((s) => s.account),
+    ),
+  ]);
+  const out = new Map<string, { amount: PoolSide['amount']; amount2: PoolSide['amount'] }>();
+  for (const { account, assets } of sides) {
+    const root = roots.get(account);
+    const live = root === undefined || root.deleted === true ? undefined : root;
+    const own = lines.filter((l) => Array.isArray(l._accounts) && (l._accounts as unknown[]).includes(account));
+    const [a, b] = assets.map((asset) => poolSide(asset, account, live, own).amount);
+    out.set(account, { amount: a ?? null, amount2: b ?? null });
+  }
+  return out;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseTransactionFlags, type Transaction } from 'xrpl';
+import { EnableAmendmentFlags, LoanSetFlags, parseTransactionFlags, type Transaction } from 'xrpl';
 
 /** Flags every transaction type may carry (xrpl.js names only each type's own). */
 const GLOBAL_FLAGS: readonly (readonly [number, string])[] = [
@@ -22,8 +22,19 @@ export function transactionFlagNames(tx: Record<string, unknown>): string[] {
   return names;
 }
 
+/**
+ * Flag sets xrpl.js defines but leaves out of parseTransactionFlags (its txToFlag table): an
+ * EnableAmendment's tfGotMajority / tfLostMajority (rippled's TxFlags.h), a LoanSet's flags.
+ */
+const UNPARSED_FLAGS: Readonly<Record<string, Readonly<Record<string, string | number>>>> = {
+  EnableAmendment: EnableAmendmentFlags,
+  LoanSet: LoanSetFlags,
+};
+
 /** The name xrpl.js gives one bit of this transaction type's flags, if any. */
 function typeFlagName(tx: Record<string, unknown>, bit: number): string | undefined {
+  const table = UNPARSED_FLAGS[String(tx.TransactionType)];
+  if (table !== undefined) return Object.entries(table).find(([, value]) => value === bit)?.[0];
   try {
     const parsed = parseTransactionFlags({ ...tx, Flags: bit } as unknown as Transaction);
     return Object.entries(parsed).find(([, set]) => set === true)?.[0];

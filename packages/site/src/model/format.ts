@@ -97,11 +97,24 @@ export function formatValue(value: string | number): string {
  */
 export const TOKEN_DIGITS = 15;
 
-/** A token amount for reading: at most 15 significant digits, grouped ("3999.999999999999" → "4,000") (pure). */
+/** The last digits of binary or decimal rounding: six 9s or seven 0s before a last digit. */
+const ROUNDING_TAIL = /\.\d*(?:9{6}|0{7})\d$/;
+
+/**
+ * A token amount for reading: at most 15 significant digits, grouped, and fewer where the ledger's
+ * own rounding left a tail ("3999.999999999999" → "4,000", "0.0000999999999999999" → "0.0001",
+ * "4150.00000000001" → "4,150") (pure).
+ */
 export function formatTokenValue(value: string | number): string {
   const number = decimal(value);
   if (number === undefined) return String(value);
-  return formatValue(number.precision(TOKEN_DIGITS, BigNumber.ROUND_HALF_UP).toFixed());
+  let digits = TOKEN_DIGITS;
+  let shown = number.precision(digits, BigNumber.ROUND_HALF_UP).toFixed();
+  while (ROUNDING_TAIL.test(shown) && digits > 1) {
+    digits -= 1;
+    shown = number.precision(digits, BigNumber.ROUND_HALF_UP).toFixed();
+  }
+  return formatValue(shown);
 }
 
 /** XRP written with its 6 decimals (drops): "-0.04" → "-0.040000", so a column of XRP lines up (pure). */

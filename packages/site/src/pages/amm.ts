@@ -13,10 +13,18 @@ const POOL_TRANSACTIONS = 25;
 
 /** An AMM pool: amm_info, its entry's assets, and the pool account's newest transactions. */
 export async function loadAmm(engine: Engine, account: string): Promise<AmmProps> {
-  const [amm, assets, transactions] = await Promise.all([
+  const [amm, assets, transactions, newest] = await Promise.all([
     ammInfo(engine, account),
     ammAssetsOf(engine, [account]),
     accountTransactions(engine, account, { limit: POOL_TRANSACTIONS }),
+    // The pool is as of the newest indexed ledger: its close time says whether the slot has expired.
+    engine.searchNewest<{ close_time_human?: string }>('ledgers', {
+      query: { match_all: {} },
+      sort: [{ ledger_index: { order: 'desc' } }],
+      size: 1,
+      track_total_hits: false,
+      _source: ['close_time_human'],
+    }),
   ]);
   const listed = (transactions.transactions ?? []) as AmmProps['transactions'];
   // The liquidity providers who voted and the slot's holder need not be in the indexed ledgers.
@@ -27,6 +35,7 @@ export async function loadAmm(engine: Engine, account: string): Promise<AmmProps
     amm,
     assets: assets.get(account) ?? { Asset: undefined, Asset2: undefined },
     transactions: listed,
+    asOf: newest[0]?._source?.close_time_human,
     ctx: await linkContext(engine, [amm, listed], { accounts: named }),
   };
 }

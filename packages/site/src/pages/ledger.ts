@@ -6,19 +6,39 @@ import { LEDGER_INDEX_MAX, LEDGER_INDEX_MIN, LedgerIdParam } from '@xle/api/sche
 import { thingPage, type AnyPage } from '../page.js';
 import type { SiteChrome } from '../views/layout.js';
 import { LedgerPage, type LedgerProps } from '../views/ledger.js';
-import { linkContext, optional } from './common.js';
+import { linkContext } from './common.js';
 
-/** A neighbour's page is linked only when that ledger is indexed. */
-async function indexed(engine: Engine, index: number): Promise<boolean> {
-  if (index < LEDGER_INDEX_MIN || index > LEDGER_INDEX_MAX) return false;
-  return (await optional(ledgerById(engine, String(index)))) !== undefined;
+/**
+ * The indexed ledger nearest `index` below it (or above, `ascending`): the ledger itself when the
+ * history is contiguous there, else the next one the service holds (a gap between them is named
+ * by the page). Only the ranges that overlap are asked.
+ */
+async function nearestIndexed(engine: Engine, index: number, ascending: boolean): Promise<number | undefined> {
+  const bound = ascending ? index + 1 : index - 1;
+  if (bound < LEDGER_INDEX_MIN || bound > LEDGER_INDEX_MAX) return undefined;
+  const found = await engine.searchByLedger<{ ledger_index: number }>(
+    'ledgers',
+    {
+      query: { range: { ledger_index: ascending ? { gte: bound } : { lte: bound } } },
+      sort: [{ ledger_index: { order: ascending ? 'asc' : 'desc' } }],
+      size: 1,
+      track_total_hits: false,
+      _source: ['ledger_index'],
+    },
+    ascending ? { gte: bound, ascending } : { lte: bound },
+  );
+  const at = found[0]?._source?.ledger_index;
+  return typeof at === 'number' ? at : undefined;
 }
 
-/** A ledger (by index or hash), its transactions, and whether its neighbours are indexed. */
+/** A ledger (by index or hash), its transactions, and the nearest indexed ledgers either side. */
 export async function loadLedger(engine: Engine, id: string): Promise<LedgerProps> {
   const [ledger, transactions] = await Promise.all([ledgerById(engine, id), ledgerTransactions(engine, id)]);
   const index = Number(ledger.ledger_index);
-  const [previous, next] = await Promise.all([indexed(engine, index - 1), indexed(engine, index + 1)]);
+  const [previous, next] = await Promise.all([
+    nearestIndexed(engine, index, false),
+    nearestIndexed(engine, index, true),
+  ]);
   const ctx = await linkContext(engine, transactions as Json[]);
   return { ledger, transactions, previous, next, ctx };
 }

@@ -2,7 +2,7 @@ import { h } from 'preact';
 import Type from 'typebox';
 import { requireDataSet } from '@xle/api/data-set-gate';
 import type { Engine } from '@xle/api/engine';
-import { ammPools } from '@xle/api/resources/amm';
+import { ammPoolAmounts, ammPools } from '@xle/api/resources/amm';
 import { amendmentList, AMENDMENTS_DATA_SET, TOKENS_DATA_SET, VALIDATORS_DATA_SET } from '@xle/api/resources/data-sets';
 import { ledgerList } from '@xle/api/resources/ledgers';
 import { tokenList } from '@xle/api/resources/tokens';
@@ -76,9 +76,12 @@ export function tokensPage(engine: Engine, chrome: SiteChrome): AnyPage {
       const sort = (query.sort ?? 'score') as TokenSort;
       const direction = query.direction ?? (sort === 'code' ? 'asc' : 'desc');
       const offset = query.offset ?? 0;
-      const tokens = await tokenList(engine, { sort, direction, offset, limit: LIST_PAGE });
+      // One row past the page says whether a next page exists (a full last page has none).
+      const read = await tokenList(engine, { sort, direction, offset, limit: LIST_PAGE + 1 });
+      const tokens = read.slice(0, LIST_PAGE);
       const ctx = await linkContext(engine, [tokens]);
-      return h(TokensListPage, { chrome, props: { tokens, sort, direction, offset, limit: LIST_PAGE, ctx } });
+      const more = read.length > LIST_PAGE;
+      return h(TokensListPage, { chrome, props: { tokens, sort, direction, offset, limit: LIST_PAGE, more, ctx } });
     },
   });
 }
@@ -116,9 +119,11 @@ export function ammsPage(engine: Engine, chrome: SiteChrome): AnyPage {
     prepareQuery: dropEmpty,
     render: async ({ query }) => {
       const offset = query.offset ?? 0;
-      const pools = await ammPools(engine, LIST_PAGE, offset);
-      const ctx = await linkContext(engine, [pools]);
-      return h(AmmListPage, { chrome, props: { pools, offset, limit: LIST_PAGE, ctx } });
+      const read = await ammPools(engine, LIST_PAGE + 1, offset);
+      const pools = read.slice(0, LIST_PAGE);
+      const [ctx, amounts] = await Promise.all([linkContext(engine, [pools]), ammPoolAmounts(engine, pools)]);
+      const more = read.length > LIST_PAGE;
+      return h(AmmListPage, { chrome, props: { pools, amounts, offset, limit: LIST_PAGE, more, ctx } });
     },
   });
 }

@@ -1,5 +1,5 @@
 import BigNumber from 'bignumber.js';
-import { decodeHexText, rippleTimeToIso, tokenId, type Json } from '@xle/documents';
+import { decodeHexText, rippleTimeToIso, tokenId, TRANSACTION_TYPE_NAMES, type Json } from '@xle/documents';
 import {
   amountView,
   decimal,
@@ -436,7 +436,19 @@ function Filters({ address, filters }: { address: string; filters: Readonly<Reco
   );
   return (
     <form class="filters" action={accountHref(address)} method="get" aria-label="Filter transactions">
-      {text('type', 'Type', 'Payment')}
+      <label>
+        Type
+        <select name="type">
+          <option value="" selected={filters.type === undefined}>
+            every type
+          </option>
+          {TRANSACTION_TYPE_NAMES.map((name) => (
+            <option value={name} selected={filters.type?.toLowerCase() === name.toLowerCase()}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
       {text('result', 'Result', 'tesSUCCESS')}
       {text('currency', 'Currency', 'USD')}
       <label>

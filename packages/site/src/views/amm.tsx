@@ -2,7 +2,18 @@ import type { Json } from '@xle/documents';
 import { amountView, formatCount, formatPercent } from '../model/format.js';
 import { lpTokenName, poolName } from '../model/amm.js';
 import { Layout, type SiteChrome } from './layout.js';
-import { AccountLink, Amount, Empty, Facts, RawJson, Rounded, Section, Table, type LinkContext } from './parts.js';
+import {
+  AccountLink,
+  Amount,
+  Empty,
+  Facts,
+  RawJson,
+  Rounded,
+  Section,
+  Table,
+  Time,
+  type LinkContext,
+} from './parts.js';
 import { TxTable } from './tx-table.js';
 
 export interface AmmProps {
@@ -12,7 +23,35 @@ export interface AmmProps {
   assets: { Asset: unknown; Asset2: unknown };
   /** The pool account's newest transactions: deposits, withdrawals, votes, bids and the swaps that crossed it. */
   transactions: readonly Json[];
+  /** The close time (ISO 8601) of the newest indexed ledger, whose state the pool is. */
+  asOf?: string | undefined;
   ctx: LinkContext;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** rippled's text time ("2025-Feb-02 02:08:00.000000000 UTC", amm_info's expiration) as ISO 8601 (pure). */
+export function rippledTimeToIso(text: string): string | undefined {
+  const match = /^(\d{4})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)? UTC$/.exec(text);
+  if (match === null) return undefined;
+  const month = MONTHS.indexOf(match[2] as string);
+  if (month < 0) return undefined;
+  const [year, day, hour, minute, second] = [1, 3, 4, 5, 6].map((i) => Number(match[i]));
+  const at = Date.UTC(year as number, month, day, hour, minute, second);
+  return Number.isNaN(at) ? undefined : new Date(at).toISOString();
+}
+
+/** When the auction slot expires, and whether it has at the pool's ledger. */
+function SlotExpiry({ expiration, asOf }: { expiration: string; asOf: string | undefined }) {
+  const iso = rippledTimeToIso(expiration);
+  if (iso === undefined) return <>{expiration}</>;
+  const passed = asOf !== undefined && Date.parse(iso) <= Date.parse(asOf);
+  return (
+    <>
+      <Time iso={iso} />
+      {passed ? ' (expired by the newest indexed ledger: the slot is free to bid for)' : null}
+    </>
+  );
 }
 
 /** An amount of amm_info (drops text or an issued amount), or a dash when the pool's side is not indexed. */
@@ -70,7 +109,10 @@ export function AmmPage({ chrome, props }: { chrome: SiteChrome; props: AmmProps
                   {lpTokenName(props.assets.Asset, props.assets.Asset2)}
                 </>,
               ],
-              typeof slot.expiration === 'string' && ['Expires', slot.expiration],
+              typeof slot.expiration === 'string' && [
+                'Expires',
+                <SlotExpiry expiration={slot.expiration} asOf={props.asOf} />,
+              ],
             ]}
           />
         )}

@@ -9,9 +9,9 @@ export interface LedgerProps {
   /** GET /ledger/{LEDGER_INDEX} and …/transactions. */
   ledger: Json;
   transactions: readonly Json[];
-  /** Whether the ledgers before and after it are indexed (their pages answer). */
-  previous: boolean;
-  next: boolean;
+  /** The nearest indexed ledgers before and after it (the neighbours when history is contiguous). */
+  previous?: number | undefined;
+  next?: number | undefined;
   ctx: LinkContext;
 }
 
@@ -27,16 +27,20 @@ export function LedgerPage({ chrome, props }: { chrome: SiteChrome; props: Ledge
         {formatValue(index)}
       </h1>
       <nav class="pager" aria-label="Neighbouring ledgers">
-        {props.previous ? (
-          <a class="button secondary" href={ledgerHref(index - 1)}>
-            Previous ledger
+        {props.previous === undefined ? null : (
+          <a class="button secondary" href={ledgerHref(props.previous)}>
+            {props.previous === index - 1
+              ? 'Previous ledger'
+              : `Previous indexed ledger (${formatValue(props.previous)}; ${formatCount(index - 1 - props.previous)} not indexed between)`}
           </a>
-        ) : null}
-        {props.next ? (
-          <a class="button secondary" href={ledgerHref(index + 1)}>
-            Next ledger
+        )}
+        {props.next === undefined ? null : (
+          <a class="button secondary" href={ledgerHref(props.next)}>
+            {props.next === index + 1
+              ? 'Next ledger'
+              : `Next indexed ledger (${formatValue(props.next)}; ${formatCount(props.next - index - 1)} not indexed between)`}
           </a>
-        ) : null}
+        )}
       </nav>
       <Facts
         items={[
@@ -45,7 +49,7 @@ export function LedgerPage({ chrome, props }: { chrome: SiteChrome; props: Ledge
           ['Ledger hash', <span class="mono">{String(ledger.ledger_hash)}</span>],
           [
             'Parent hash',
-            props.previous ? (
+            props.previous === index - 1 ? (
               <a class="mono" href={ledgerHref(index - 1)}>
                 {String(ledger.parent_hash)}
               </a>

@@ -1,6 +1,6 @@
 import type { Json } from '@xle/documents';
 import { amountView, formatCount, formatPercent, formatScore, shortHash } from '../model/format.js';
-import { assetCode, poolName } from '../model/amm.js';
+import { poolName } from '../model/amm.js';
 import { ammHref, tokenHref } from '../model/links.js';
 import type { TokenSort } from '@xle/api/queries/tokens';
 import { amendmentStatus } from './amendment.js';
@@ -102,6 +102,8 @@ export interface TokensListProps {
   direction: 'asc' | 'desc';
   offset: number;
   limit: number;
+  /** Whether rows follow this page. */
+  more: boolean;
   ctx: LinkContext;
 }
 
@@ -188,9 +190,9 @@ export function TokensListPage({ chrome, props }: { chrome: SiteChrome; props: T
                 href: tokensHref(props.sort, props.direction, Math.max(0, props.offset - props.limit)),
                 label: 'Previous tokens',
               },
-          tokens.length < props.limit
-            ? undefined
-            : { href: tokensHref(props.sort, props.direction, props.offset + props.limit), label: 'More tokens' },
+          props.more
+            ? { href: tokensHref(props.sort, props.direction, props.offset + props.limit), label: 'More tokens' }
+            : undefined,
         ]}
       />
     </Layout>
@@ -284,9 +286,24 @@ export function AmendmentsListPage({ chrome, amendments }: { chrome: SiteChrome;
 
 export interface AmmListProps {
   pools: readonly Json[];
+  /** What each pool holds of its two assets, by pool account (null: not indexed). */
+  amounts: ReadonlyMap<string, { amount: unknown; amount2: unknown }>;
   offset: number;
   limit: number;
+  /** Whether rows follow this page. */
+  more: boolean;
   ctx: LinkContext;
+}
+
+/** What a pool holds of one asset, rounded for a list (exact in the title); the asset alone when not indexed. */
+function PoolHolding({ raw, issue, ctx }: { raw: unknown; issue: unknown; ctx: LinkContext }) {
+  const view = amountView(raw);
+  if (view === undefined || view.value === '') return <IssueName issue={issue} ctx={ctx} />;
+  return (
+    <>
+      <Rounded value={view.value} /> <IssueName issue={issue} ctx={ctx} />
+    </>
+  );
 }
 
 /** `/amms`: the AMM pools of the newest ledger state. */
@@ -308,16 +325,10 @@ export function AmmListPage({ chrome, props }: { chrome: SiteChrome; props: AmmL
                   <a href={ammHref(account)}>{poolName(p.Asset, p.Asset2)}</a>
                 </td>
                 <td data-label="Asset 1" class="num">
-                  {assetCode(p.Asset) === 'XRP' && (typeof p.Balance === 'number' || typeof p.Balance === 'string') ? (
-                    <>
-                      <Rounded value={p.Balance} /> XRP
-                    </>
-                  ) : (
-                    <IssueName issue={p.Asset} ctx={props.ctx} />
-                  )}
+                  <PoolHolding raw={props.amounts.get(account)?.amount} issue={p.Asset} ctx={props.ctx} />
                 </td>
-                <td data-label="Asset 2">
-                  <IssueName issue={p.Asset2} ctx={props.ctx} />
+                <td data-label="Asset 2" class="num">
+                  <PoolHolding raw={props.amounts.get(account)?.amount2} issue={p.Asset2} ctx={props.ctx} />
                 </td>
                 <td data-label="Trading fee" class="num">
                   {formatPercent(Number(p.TradingFee ?? 0) / 100_000, 3)}
@@ -335,9 +346,7 @@ export function AmmListPage({ chrome, props }: { chrome: SiteChrome; props: AmmL
           props.offset === 0
             ? undefined
             : { href: `/amms?offset=${Math.max(0, props.offset - props.limit)}`, label: 'Previous pools' },
-          props.pools.length < props.limit
-            ? undefined
-            : { href: `/amms?offset=${props.offset + props.limit}`, label: 'More pools' },
+          props.more ? { href: `/amms?offset=${props.offset + props.limit}`, label: 'More pools' } : undefined,
         ]}
       />
     </Layout>

@@ -1,5 +1,5 @@
 import BigNumber from 'bignumber.js';
-import type { Json } from '@xle/documents';
+import { decodeCurrency, isStandardCurrencyCode, type Json } from '@xle/documents';
 import type { TokenHolder } from '@xle/api/shapers/token';
 import { decimal, formatCount, formatPercent, formatScore, formatSignificant } from '../model/format.js';
 import { HorizontalBars } from './charts.js';
@@ -123,7 +123,15 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
             'Takers 24 h / 7 d',
             `${formatCount(Number(metrics.takers_24h ?? 0))} / ${formatCount(Number(metrics.takers_7d ?? 0))}`,
           ],
-          ['Currency code (hex)', <span class="mono">{String(token.currency)}</span>],
+          [
+            'Currency code',
+            // The ledger's 40-hex form is in the raw record below.
+            `${decodeCurrency(String(token.currency))} (${
+              isStandardCurrencyCode(String(token.currency))
+                ? 'standard, 3 characters'
+                : 'nonstandard, 160 bits on the ledger'
+            })`,
+          ],
           ['First seen', <Time iso={token.createdAt as string} />],
           ['Last changed', <Time iso={token.updatedAt as string} />],
           ['Issuer blackholed', <YesNo value={token.blackholed} />],

@@ -332,7 +332,8 @@ t.test('account: balance, holdings, offers and transactions, with paging and fil
     'page 2 starts where the API says',
   );
   // A filter, through the form.
-  await next.page.fill('form.filters input[name="type"]', 'OfferCancel');
+  // The type is a choice among rippled's transaction types.
+  await next.page.selectOption('form.filters select[name="type"]', 'OfferCancel');
   await next.page.getByRole('button', { name: 'Filter' }).click();
   await next.page.waitForURL(/type=OfferCancel/);
   const cancels = (await api(`/account/${ACCOUNT}/transactions?type=OfferCancel`)).transactions as Json[];
@@ -341,6 +342,12 @@ t.test('account: balance, holdings, offers and transactions, with paging and fil
     .allInnerTexts();
   t.equal(types.length, cancels.length, 'the API’s count of OfferCancel');
   t.ok(types.length > 0 && types.every((type) => type === 'OfferCancel'), 'only OfferCancel');
+  const lower = (await api(`/account/${ACCOUNT}/transactions?type=offercancel`)).transactions as Json[];
+  t.same(
+    lower.map((tx) => tx.hash),
+    cancels.map((tx) => tx.hash),
+    'type=offercancel finds the same rows as OfferCancel',
+  );
   t.same(next.problems, []);
   await next.context.close();
 });
@@ -755,18 +762,77 @@ t.test('an offer cancelled links the transaction that created it', async (t) => 
   await visit.context.close();
 });
 
-t.test('every link the pages rendered answers 200', async (t) => {
+/**
+ * What a page's text shows that no reader should see (the raw JSON and attributes left out): a
+ * number with more than 16 significant digits (XRP amounts aside: to the drop they reach 17), a
+ * run of six 9s or seven 0s before a last digit (binary floating point), a 40-hex currency code.
+ */
+function readingProblems(html: string): string[] {
+  const visible = html
+    .replace(/<details class="raw">[\s\S]*?<\/details>/g, ' ')
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ');
+  const problems: string[] = [];
+  for (const match of visible.matchAll(/[-+−]?\d[\d,]*\.\d+(?!\s*XRP\b)(?![\d.])/g)) {
+    const digits = match[0].replace(/[^\d.]/g, '');
+    const significant = digits.replace('.', '').replace(/^0+/, '');
+    const fraction = digits.split('.')[1] ?? '';
+    if (significant.length > 16 || /9{6}\d$/.test(fraction) || /0{7}\d$/.test(fraction))
+      problems.push(`float noise ${match[0]}`);
+  }
+  for (const match of visible.matchAll(/(?<![0-9A-Fa-f])[0-9A-F]{40}(?![0-9A-Fa-f])/g))
+    problems.push(`40-hex code ${match[0]}`);
+  return problems;
+}
+
+t.test('every link the pages rendered answers 200, and no page shows float noise or a hex code', async (t) => {
   const urls = [...links.keys()];
   t.ok(urls.length > 100, `${urls.length} distinct links`);
   const failures: string[] = [];
+  const unreadable: string[] = [];
   for (let i = 0; i < urls.length; i += 8) {
     await Promise.all(
       urls.slice(i, i + 8).map(async (url) => {
         const response = await fetch(url, { redirect: 'manual' });
-        await response.arrayBuffer();
+        const body = await response.text();
         if (response.status !== 200) failures.push(`${response.status} ${url} (on ${links.get(url)})`);
+        if ((response.headers.get('content-type') ?? '').startsWith('text/html'))
+          unreadable.push(...readingProblems(body).map((p) => `${p} on ${url}`));
       }),
     );
   }
   t.same(failures, []);
+  t.same(unreadable.slice(0, 20), [], `${unreadable.length} unreadable figures`);
+  t.same(
+    readingProblems('<td>4,000.000000000001 CNY</td>'),
+    ['float noise 4,000.000000000001'],
+    'the check finds noise',
+  );
+  t.same(readingProblems('<td>99,986,762,447.612345 XRP</td>'), [], 'XRP to the drop is exact');
+});
+
+t.test('the list pages: every pager link answers 200 with rows; a ledger links its indexed neighbours', async (t) => {
+  const lists = ['/ledgers', '/amms', ...['score', 'holders', 'code', 'trustlines'].map((s) => `/tokens?sort=${s}`)];
+  const seen = new Set<string>();
+  const queue = [...lists];
+  while (queue.length > 0) {
+    const path = queue.shift() as string;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const response = await fetch(`${base}${path}`);
+    const body = await response.text();
+    t.equal(response.status, 200, path);
+    t.notMatch(body, /on this page\./, `${path}: a page with rows`);
+    const pager = /<nav class="pager"[^>]*>([\s\S]*?)<\/nav>/.exec(body)?.[1] ?? '';
+    for (const [, href] of pager.matchAll(/href="([^"]+)"/g)) queue.push((href as string).replace(/&amp;/g, '&'));
+  }
+  t.ok(seen.size > lists.length, `${seen.size} list pages reached through their pagers`);
+  const indexed = [...new Set(ledgerDocs.map((l) => l.ledger_index))].sort((a, b) => a - b);
+  const middle = indexed[Math.floor(indexed.length / 2)] as number;
+  const ledger = await (await fetch(`${base}/ledger/${middle}`)).text();
+  const nav = /aria-label="Neighbouring ledgers">([\s\S]*?)<\/nav>/.exec(ledger)?.[1] ?? '';
+  const neighbours = [...nav.matchAll(/href="\/ledger\/(\d+)"/g)].map((m) => Number(m[1]));
+  const at = indexed.indexOf(middle);
+  t.same(neighbours, [indexed[at - 1], indexed[at + 1]], 'the nearest indexed ledgers either side');
 });

@@ -6,10 +6,13 @@ import {
   feeText,
   formatChange,
   formatTime,
+  formatTokenValue,
   formatValue,
   prettyJson,
+  sameAmount,
   shortHash,
   xrpOfDrops,
+  type AmountView,
 } from '../../src/model/format.js';
 
 t.test('amounts in every XRPL form', async (t) => {
@@ -78,4 +81,32 @@ t.test('a recorded answer is named with its own ledger and time', async (t) => {
     'rippled’s fee of ledger 26,575,101 (its time not known)',
   );
   t.equal(answerSource('fee', undefined), undefined);
+});
+
+t.test('token amounts: 15 significant digits, fewer where the ledger rounding left a tail', async (t) => {
+  const cases: [string, string][] = [
+    ['4000.000000000001', '4,000'],
+    ['3999.999999999999', '4,000'],
+    ['-9999.999999999998', '-10,000'],
+    ['0.0000999999999999999', '0.0001'],
+    ['4150.00000000001', '4,150'],
+    ['210387.215500444222757', '210,387.215500444'],
+    ['270324.4695317294', '270,324.469531729'],
+    ['0.001041958041958041', '0.00104195804195804'],
+    ['1.000000012', '1.000000012'],
+    ['17366599.150289', '17,366,599.150289'],
+    ['0', '0'],
+    ['1e-80', '1e-80'],
+  ];
+  for (const [exact, shown] of cases) t.equal(formatTokenValue(exact), shown, exact);
+  t.equal(formatChange('-9999.999999999998', true), '-10,000');
+  t.equal(formatChange('-9999.999999999998'), '-9,999.999999999998', 'exact unless a token is said');
+});
+
+t.test('the same amount: one asset, one exact value', async (t) => {
+  const usd = (value: string) =>
+    amountView({ currency: 'USD', issuer: 'rhub8VRN55s94qWKDv6jmDy1pUykJzF3wq', value }) as AmountView;
+  t.ok(sameAmount(usd('10'), usd('10.000')));
+  t.notOk(sameAmount(usd('10'), usd('10.0000000000000001')));
+  t.notOk(sameAmount(amountView('10000000') as AmountView, usd('10')));
 });
