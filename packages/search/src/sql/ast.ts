@@ -32,6 +32,18 @@ export function literal(node: AstNode | undefined): string | number | boolean | 
       return Boolean(node.value);
     case 'null':
       return null;
+    case 'cast': {
+      // CAST('2020-01-01' AS DATETIME), CAST('12' AS INTEGER): a literal still.
+      const inner = literal(node.expr as AstNode | undefined);
+      const target = String((node.target as { dataType?: string }[] | undefined)?.[0]?.dataType ?? '').toUpperCase();
+      if (inner === undefined || inner === null) return inner;
+      if (/INT|LONG|SHORT|BYTE|DOUBLE|FLOAT|REAL|NUMERIC|DECIMAL/.test(target)) {
+        const n = Number(inner);
+        return Number.isFinite(n) ? (/INT|LONG|SHORT|BYTE/.test(target) ? Math.trunc(n) : n) : undefined;
+      }
+      if (/BOOL/.test(target)) return typeof inner === 'boolean' ? inner : undefined;
+      return String(inner);
+    }
     case 'unary_expr': {
       // -1.5 arrives as unary minus applied to 1.5.
       const inner = literal(node.expr as AstNode | undefined);

@@ -197,7 +197,11 @@ export function readBucket(
   if ('count' in ref) return bucket.doc_count;
   if ('key' in ref) {
     const value = bucket.key?.[ref.key] ?? null;
-    return keyTypes.get(ref.key) === 'datetime' && typeof value === 'number' ? new Date(value).toISOString() : value;
+    const type = keyTypes.get(ref.key);
+    if (type === 'datetime' && typeof value === 'number') return new Date(value).toISOString();
+    // A key the engine formatted (YEAR(date): "2015") is the number it names.
+    if ((type === 'integer' || type === 'long') && typeof value === 'string') return Number(value);
+    return value;
   }
   if (ref.part !== undefined) {
     const metric = bucket[ref.metric] as { count?: number } | undefined;
@@ -220,7 +224,8 @@ function keyTypesOf(plan: GroupsPlan): Map<string, string> {
   });
   for (const source of plan.sources) {
     const [id, spec] = Object.entries(source)[0] as [string, Record<string, unknown>];
-    if ('date_histogram' in spec) types.set(id, 'datetime');
+    if ('date_histogram' in spec && (spec.date_histogram as { format?: string }).format === undefined)
+      types.set(id, 'datetime');
   }
   return types;
 }

@@ -167,10 +167,30 @@ function groupKeyOf(ctx: Context, node: AstNode, id: string, clause: string): Om
         field: path,
       };
     }
+    if (name === 'YEAR' && args.length === 1 && isColumn(args[0])) {
+      // A calendar year's buckets, each keyed by its year as the engine formats it (no script).
+      const { path, info } = resolveField(ctx, args[0], clause);
+      if (info.type !== 'date')
+        throw sqlError(
+          ErrorCode.InvalidQuery,
+          `YEAR applies to dates; [${path}] is [${info.type}].`,
+          clause,
+          positionOf(ctx.sql, node, 'YEAR'),
+        );
+      return {
+        id,
+        text: `YEAR(${path})`,
+        source: {
+          date_histogram: { field: path, calendar_interval: 'year', format: 'yyyy', missing_bucket: true },
+        },
+        type: 'integer',
+        field: path,
+      };
+    }
   }
   throw sqlError(
     ErrorCode.UnsupportedSql,
-    'GROUP BY takes columns, HISTOGRAM(...) or DATE_TRUNC(...).',
+    'GROUP BY takes columns, HISTOGRAM(...), DATE_TRUNC(...) or YEAR(date); other expressions need a script, which this API does not run.',
     clause,
     positionOf(ctx.sql, node),
   );

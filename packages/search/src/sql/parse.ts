@@ -152,6 +152,34 @@ const DIALECT = new RegExp(
   'gi',
 );
 
+/**
+ * Elasticsearch SQL features the parser cannot read, named when a query uses them (they would
+ * otherwise be a syntax error at some character): each with what to write instead.
+ */
+const NAMED_REFUSALS: { pattern: RegExp; clause: string; message: string }[] = [
+  { pattern: /(?<=\bSELECT\s+)TOP\s+\d+/i, clause: 'SELECT', message: 'SELECT TOP n is not supported; write LIMIT n.' },
+  {
+    pattern: /\bPIVOT\s*\(/i,
+    clause: 'PIVOT',
+    message: 'PIVOT is not supported; GROUP BY both columns and read one row per pair.',
+  },
+  {
+    pattern: /^\s*SYS\b/i,
+    clause: 'SYS',
+    message: 'SYS commands are not supported; use SHOW TABLES, DESCRIBE <table> or SHOW FUNCTIONS.',
+  },
+  {
+    pattern: /\bRLIKE\b/i,
+    clause: 'WHERE',
+    message: "RLIKE (regular expressions) is not supported; use LIKE, or QUERY('field:/regex/') for a Lucene regex.",
+  },
+];
+
+/** The SQL with its string literals blanked (same length), so a keyword inside a string is not read. */
+function withoutStrings(sql: string): string {
+  return sql.replace(/'(?:[^']|'')*'/g, (s) => ' '.repeat(s.length));
+}
+
 /** What the parser reports of a syntax error: where, and what it could have read there. */
 interface ParserError {
   location?: { start?: Position & { offset?: number } };
@@ -176,6 +204,15 @@ export function syntaxError(sql: string, error: ParserError): BadRequestError {
       'SELECT',
       positionOf(sql, null, sql.match(/FROM/i)?.[0]),
     );
+  const named = NAMED_REFUSALS.find((r) => r.pattern.test(withoutStrings(sql)));
+  if (named !== undefined) {
+    const at = withoutStrings(sql).search(named.pattern);
+    const before = sql.slice(0, Math.max(0, at));
+    return sqlError(ErrorCode.UnsupportedSql, named.message, named.clause, {
+      line: before.split('\n').length,
+      column: at - before.lastIndexOf('\n'),
+    });
+  }
   const quotes = [...sql.matchAll(/'/g)];
   if (quotes.length % 2 === 1) {
     const at = (quotes[quotes.length - 1] as RegExpMatchArray).index ?? 0;

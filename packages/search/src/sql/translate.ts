@@ -116,6 +116,33 @@ function limitOf(sql: string, ast: AstNode): { limit?: number; offset: number } 
   return { ...(first === undefined ? {} : { limit: first }), offset: (numbers[1] as number | undefined) ?? 0 };
 }
 
+/**
+ * ORDER BY 2: the second column of the SELECT list, by its alias when it has one (rewritten in
+ * place, so the row and group orderings read it as written); a 400 for a position outside the
+ * list or a list of `*`.
+ */
+function orderByPositions(sql: string, ast: AstNode, items: readonly { expr: AstNode; as?: string | null }[]): void {
+  for (const order of (ast.orderby as { expr: AstNode }[] | null | undefined) ?? []) {
+    if (order.expr.type !== 'number') continue;
+    const position = Number(order.expr.value);
+    const star = items.some((i) => (i.expr.column as unknown) === '*');
+    const item = items[position - 1];
+    if (!Number.isInteger(position) || item === undefined || star)
+      throw sqlError(
+        ErrorCode.InvalidQuery,
+        star
+          ? 'ORDER BY a position needs a list of columns, not *.'
+          : `ORDER BY ${position}: the SELECT list has ${items.length} column${items.length === 1 ? '' : 's'}.`,
+        'ORDER BY',
+        positionOf(sql, order.expr, 'ORDER BY'),
+      );
+    order.expr =
+      typeof item.as === 'string'
+        ? { type: 'column_ref', table: null, column: { expr: { type: 'default', value: item.as } } }
+        : item.expr;
+  }
+}
+
 /** A SELECT parsed once: its syntax tree and the table it reads, before that table's mapping is needed. */
 export interface ParsedSelect {
   sql: string;
@@ -145,6 +172,7 @@ export function translateSql(statement: string | ParsedSelect, schemas: Schemas,
   const items = (ast.columns as { expr: AstNode; as?: string | null }[] | string) ?? [];
   const groupBy = ((ast.groupby as { columns?: AstNode[] } | null | undefined)?.columns ?? []) as AstNode[];
   const selectItems = Array.isArray(items) ? items : [];
+  orderByPositions(sql, ast, selectItems);
   const hasAggregate =
     selectItems.some((i) => containsAggregate(i.expr)) || (ast.having !== null && ast.having !== undefined);
   if (groupBy.length === 0 && !hasAggregate) return rowsPlan(ctx, ast, selectItems, table, query, limit, offset);

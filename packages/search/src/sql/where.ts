@@ -98,6 +98,76 @@ function negated(path: string, q: Query): Query {
   return { bool: { filter: [{ exists: { field: path } }], must_not: [q] } };
 }
 
+/**
+ * YEAR(date) compared with whole years, as ranges of the date (no script): `= 2015` is
+ * [2015-01-01, 2016-01-01), `> 2015` from 2016-01-01, `<= 2015` before 2016-01-01; IN and BETWEEN
+ * too; `<>` and NOT IN keep SQL's NULL rule (a row without the date is never returned).
+ */
+function yearCondition(
+  ctx: Context,
+  column: AstNode,
+  operator: string,
+  right: AstNode,
+  clause: string,
+  node: AstNode,
+): Query {
+  const { path, info } = exactField(ctx, column, clause);
+  if (info.type !== 'date' && info.type !== 'date_nanos')
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `YEAR applies to dates; [${path}] is [${info.type}].`,
+      clause,
+      positionOf(ctx.sql, node),
+    );
+  const yearOf = (v: AstNode): number => {
+    const value = literal(v);
+    const year = typeof value === 'string' ? Number(value) : value;
+    if (typeof year !== 'number' || !Number.isInteger(year) || year < 1 || year > 9999)
+      throw sqlError(
+        ErrorCode.InvalidQuery,
+        'YEAR(date) compares with whole years (1 to 9999).',
+        clause,
+        positionOf(ctx.sql, v),
+      );
+    return year;
+  };
+  const start = (year: number): string => `${String(year).padStart(4, '0')}-01-01T00:00:00.000Z`;
+  const within = (from: number, to: number): Query => ({ range: { [path]: { gte: start(from), lt: start(to + 1) } } });
+  switch (operator) {
+    case '=':
+      return within(yearOf(right), yearOf(right));
+    case '<>':
+    case '!=':
+      return negated(path, within(yearOf(right), yearOf(right)));
+    case '<':
+      return { range: { [path]: { lt: start(yearOf(right)) } } };
+    case '<=':
+      return { range: { [path]: { lt: start(yearOf(right) + 1) } } };
+    case '>':
+      return { range: { [path]: { gte: start(yearOf(right) + 1) } } };
+    case '>=':
+      return { range: { [path]: { gte: start(yearOf(right)) } } };
+    case 'IN':
+    case 'NOT IN': {
+      const years = ((right.value as AstNode[] | undefined) ?? []).map(yearOf);
+      const any: Query = { bool: { should: years.map((y) => within(y, y)), minimum_should_match: 1 } };
+      return operator === 'IN' ? any : negated(path, any);
+    }
+    case 'BETWEEN':
+    case 'NOT BETWEEN': {
+      const [low, high] = ((right.value as AstNode[] | undefined) ?? []).map(yearOf) as [number, number];
+      return operator === 'BETWEEN' ? within(low, high) : negated(path, within(low, high));
+    }
+    default:
+      throw sqlError(
+        ErrorCode.UnsupportedSql,
+        `YEAR(date) ${operator} is not supported.`,
+        clause,
+        positionOf(ctx.sql, node),
+      );
+  }
+}
+
 /** The operand of NOT (`NOT x` or `NOT(x)`), or undefined. */
 function negatedOperand(node: AstNode): AstNode | undefined {
   if (node.type === 'unary_expr' && String(node.operator).toUpperCase() === 'NOT') return node.expr as AstNode;
@@ -189,10 +259,17 @@ export function toQuery(ctx: Context, node: AstNode): Query {
     [left, right] = [right, left];
     operator = FLIP[op] as string;
   }
+  const isYear = (n: AstNode): boolean =>
+    n.type === 'function' && functionName(n) === 'YEAR' && functionArgs(n).length === 1 && isColumn(functionArgs(n)[0]);
+  if (!isYear(left) && isYear(right) && FLIP[op] !== undefined) {
+    [left, right] = [right, left];
+    operator = FLIP[op] as string;
+  }
+  if (isYear(left)) return yearCondition(ctx, functionArgs(left)[0] as AstNode, operator, right, clause, node);
   if (!isColumn(left))
     throw sqlError(
       ErrorCode.UnsupportedSql,
-      'Conditions compare a column with literals; expressions and functions of columns are not supported.',
+      'Conditions compare a column (or YEAR(date)) with literals; other expressions and functions of columns would need a script, which this API does not run.',
       clause,
       positionOf(ctx.sql, node),
     );
@@ -244,7 +321,12 @@ export function toQuery(ctx: Context, node: AstNode): Query {
       positionOf(ctx.sql, node),
     );
   if (operator === 'IN' || operator === 'NOT IN') {
-    const values = ((right.value as AstNode[] | undefined) ?? []).map((v) => valueFor(ctx, v, info, clause));
+    const listed = (right.value as AstNode[] | undefined) ?? [];
+    // SQL's three values: x IN (a, NULL) is true only where x = a; x NOT IN (a, NULL) is never true.
+    const withNull = listed.some((v) => literal(v) === null);
+    const values = listed.filter((v) => literal(v) !== null).map((v) => valueFor(ctx, v, info, clause));
+    if (operator === 'NOT IN' && withNull) return { match_none: {} };
+    if (values.length === 0) return { match_none: {} };
     const terms: Query = { terms: { [path]: values } };
     return operator === 'NOT IN' ? negated(path, terms) : terms;
   }

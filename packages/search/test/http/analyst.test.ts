@@ -443,6 +443,89 @@ t.test('ORDER BY … NULLS FIRST / NULLS LAST, rows and groups', async (t) => {
   );
 });
 
+t.test('YEAR(date) in WHERE and GROUP BY, CAST of a literal, IN with NULL, ORDER BY a position', async (t) => {
+  const yearOf = (tx: Doc): number => Number(String(tx._date).slice(0, 4));
+  const count = (keep: (tx: Doc) => boolean): number => txs.filter(keep).length;
+  const first = Number(years[0]);
+  const last = Number(years[years.length - 1]);
+  const middle = Number(years[Math.floor(years.length / 2)]);
+  const cases: [string, (tx: Doc) => boolean][] = [
+    [`YEAR(_date) = ${middle}`, (tx) => yearOf(tx) === middle],
+    [`${middle} = YEAR(_date)`, (tx) => yearOf(tx) === middle],
+    [`YEAR(_date) <> ${middle}`, (tx) => yearOf(tx) !== middle],
+    [`YEAR(_date) > ${middle}`, (tx) => yearOf(tx) > middle],
+    [`YEAR(_date) >= ${middle}`, (tx) => yearOf(tx) >= middle],
+    [`YEAR(_date) < ${middle}`, (tx) => yearOf(tx) < middle],
+    [`YEAR(_date) <= ${middle}`, (tx) => yearOf(tx) <= middle],
+    [`YEAR(_date) IN (${first}, ${last})`, (tx) => yearOf(tx) === first || yearOf(tx) === last],
+    [`YEAR(_date) NOT IN (${first}, ${last})`, (tx) => yearOf(tx) !== first && yearOf(tx) !== last],
+    [`YEAR(_date) BETWEEN ${first} AND ${middle}`, (tx) => yearOf(tx) >= first && yearOf(tx) <= middle],
+    ["_date >= CAST('2020-01-01' AS DATETIME)", (tx) => String(tx._date) >= '2020-01-01'],
+    ["ledger_index > CAST('80000000' AS INTEGER)", (tx) => Number(tx.ledger_index) > 80_000_000],
+    ["TransactionType IN ('Payment', NULL)", (tx) => tx.TransactionType === 'Payment'],
+    ["TransactionType NOT IN ('Payment', NULL)", () => false],
+  ];
+  for (const [where, keep] of cases)
+    t.same(await rows(`SELECT COUNT(*) FROM transactions WHERE ${where}`), [[count(keep)]], `${where}: ${count(keep)}`);
+  t.ok(years.length >= 3, `${years.length} years in the history`);
+  await sameGroups(
+    t,
+    'SELECT YEAR(_date) AS y, COUNT(*) FROM transactions GROUP BY YEAR(_date)',
+    countBy(txs, (tx) => [yearOf(tx)]),
+  );
+  const byYear = await rows('SELECT YEAR(_date), COUNT(*) FROM transactions GROUP BY YEAR(_date)');
+  t.same(
+    byYear.map((r) => r[0]),
+    years.map(Number),
+    'years in order, as numbers',
+  );
+  const byHash = [...txs].sort((a, b) => String(a.hash).localeCompare(String(b.hash)));
+  t.same(
+    await rows('SELECT ledger_index, hash FROM transactions ORDER BY 2 LIMIT 10'),
+    byHash.slice(0, 10).map((tx) => [tx.ledger_index, tx.hash]),
+    'ORDER BY 2: the second column',
+  );
+  t.same(
+    await rows('SELECT hash AS h FROM transactions ORDER BY 1 DESC LIMIT 10'),
+    byHash
+      .slice(-10)
+      .reverse()
+      .map((tx) => [tx.hash]),
+    'ORDER BY 1 DESC through an alias',
+  );
+  const top = await rows(
+    'SELECT TransactionType, COUNT(*) AS n FROM transactions GROUP BY TransactionType ORDER BY 2 DESC LIMIT 3',
+  );
+  const counts = [...countBy(txs, (tx) => [tx.TransactionType]).values()].sort((a, b) => b - a).slice(0, 3);
+  t.same(
+    top.map((r) => r[1]),
+    counts,
+    'a group ordered by the position of its count',
+  );
+});
+
+t.test('features the README names as unsupported are refused by name', async (t) => {
+  const refusals: [string, RegExp][] = [
+    ['SELECT TOP 5 hash FROM transactions', /^line 1:8: SELECT TOP n is not supported; write LIMIT n/],
+    [
+      "SELECT * FROM transactions PIVOT (COUNT(*) FOR TransactionType IN ('Payment'))",
+      /^line 1:28: PIVOT is not supported/,
+    ],
+    ['SYS COLUMNS', /^line 1:1: SYS commands are not supported/],
+    [
+      "SELECT hash FROM transactions WHERE hash RLIKE 'A.*'",
+      /^line 1:42: RLIKE \(regular expressions\) is not supported/,
+    ],
+    ['SELECT hash FROM transactions ORDER BY 3', /ORDER BY 3: the SELECT list has 1 column/],
+  ];
+  for (const [query, message] of refusals) {
+    asked += 1;
+    const answer = await post(`${base}/sql`, { query });
+    t.equal(answer.status, 400, query);
+    t.match((answer.json as { error: { message: string } }).error.message, message, query);
+  }
+});
+
 t.test('syntax errors name the line, the column, the token found and what could come instead', async (t) => {
   const refused = async (query: string) => {
     asked += 1;
