@@ -73,7 +73,9 @@ export class ActivationEnricher {
   /** The activation records of some addresses, as the engine holds them now (realtime). */
   private async recorded(ids: readonly string[]): Promise<Map<string, AccountActivation>> {
     if (ids.length === 0) return new Map();
-    return this.engine.mget<AccountActivation>('activations', ids);
+    const found = await this.engine.mget<AccountActivation & { account?: string }>('activations', ids);
+    // The record names its account (for SQL's activations table); the account's document has its own.
+    return new Map([...found].map(([id, { account: _account, ...activation }]) => [id, activation]));
   }
 
   /**
@@ -144,7 +146,7 @@ export function activationRecords(ops: readonly WriteOp[], index: string): Write
     records.push({
       index,
       id: op.id,
-      doc: { ...op.activation },
+      doc: { account: op.id, ...op.activation },
       version: op.version,
       ledgerIndex: op.ledgerIndex,
     });

@@ -504,6 +504,19 @@ t.test('YEAR(date) in WHERE and GROUP BY, CAST of a literal, IN with NULL, ORDER
   );
 });
 
+t.test('activations name the account they activated', async (t) => {
+  const docs = await target.client.search<Doc>({
+    index: indexName(target.naming, 'activations'),
+    size: 10_000,
+    query: { match_all: {} },
+  });
+  const expected = docs.hits.hits
+    .map((h) => [h._id, h._source?.parent])
+    .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+  t.ok(expected.length > 10, `${expected.length} activations`);
+  t.same(await rows('SELECT account, parent FROM activations ORDER BY account LIMIT 10000'), expected);
+});
+
 t.test('features the README names as unsupported are refused by name', async (t) => {
   const refusals: [string, RegExp][] = [
     ['SELECT TOP 5 hash FROM transactions', /^line 1:8: SELECT TOP n is not supported; write LIMIT n/],
