@@ -105,9 +105,12 @@ async function loadChart(
       asset: chart.asset,
       label,
       choices: unique,
-      refused: `Not drawn: this index does not hold the account’s ${label} history over the last ${CHART_DAYS} days without a gap${
-        typeof from === 'number' ? ` (complete from ledger ${from})` : ''
-      }, and a chart is never drawn from a guess.`,
+      refused: {
+        brief: `Not drawn: the ${label} history of the last ${CHART_DAYS} days has gaps here.`,
+        why: `A daily balance needs every ledger of those days; this index holds the account’s history without a gap${
+          typeof from === 'number' ? ` only from ledger ${from}` : ' for none of them'
+        }, and a chart is never drawn from a guess.`,
+      },
     };
   }
 }

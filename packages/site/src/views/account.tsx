@@ -544,7 +544,8 @@ export interface BalanceChartProps {
   choices: ReadonlyArray<{ value: string; label: string }>;
   /** Daily end-of-day balances, or why the index cannot draw them exactly. */
   points?: ReadonlyArray<{ date: string; balance: string }>;
-  refused?: string;
+  /** Why it is not drawn: a line, and the reason for whoever opens it. */
+  refused?: { brief: string; why: string };
 }
 
 /** The account's balance of one asset over the last days, from /balance_history; never drawn from a guess. */
@@ -565,7 +566,10 @@ function BalanceChart({ address, chart }: { address: string; chart: BalanceChart
         <button type="submit">Show</button>
       </form>
       {chart.points === undefined ? (
-        <p class="muted">{chart.refused}</p>
+        <details class="muted">
+          <summary>{chart.refused?.brief}</summary>
+          <p>{chart.refused?.why}</p>
+        </details>
       ) : (
         <DailyLine
           id="balance-chart"

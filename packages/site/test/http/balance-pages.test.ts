@@ -37,9 +37,10 @@ t.test('the account page shows each transaction’s balance change as the REST c
   for (const row of html.split('<tr').slice(1)) {
     const hash = /\/tx\/([0-9A-F]{64})/.exec(row)?.[1];
     if (hash === undefined) continue;
-    const effects = [...row.matchAll(/<span class="effect [a-z]+"[^>]*>([^<]*)<\/span>/g)].map((m) =>
-      (m[1] as string).replace(/&#x2B;|&#43;/g, '+'),
-    );
+    // An effect's text, a token's rounded value inside its own span (the exact value in its title).
+    const effects = [
+      ...row.matchAll(/<span class="effect [a-z]+"[^>]*>((?:[^<]|<span[^>]*>[^<]*<\/span>)*)<\/span>/g),
+    ].map((m) => (m[1] as string).replace(/<[^>]+>/g, '').replace(/&#x2B;|&#43;/g, '+'));
     shown.set(hash, effects);
   }
   t.ok(shown.size >= 10, `${shown.size} transactions on the page`);
@@ -48,14 +49,15 @@ t.test('the account page shows each transaction’s balance change as the REST c
   };
   let compared = 0;
   for (const [hash, effects] of shown) {
-    const net = new Map<string, { currency: string; value: BigNumber }>();
+    const net = new Map<string, { currency: string; token: boolean; value: BigNumber }>();
     for (const c of rest.changes.filter((c) => c.hash === hash)) {
       const key = `${c.currency_hex} ${c.issuer}`;
-      net.set(key, { currency: c.currency, value: (net.get(key)?.value ?? new BigNumber(0)).plus(c.value) });
+      const value = (net.get(key)?.value ?? new BigNumber(0)).plus(c.value);
+      net.set(key, { currency: c.currency, token: c.issuer !== null && c.issuer !== undefined, value });
     }
     const expected = [...net.values()]
       .filter((n) => !n.value.isZero())
-      .map((n) => `${formatChange(n.value.toFixed())} ${n.currency}`);
+      .map((n) => `${formatChange(n.value.toFixed(), n.token)} ${n.currency}`);
     t.same(effects, expected, hash);
     compared += 1;
   }
