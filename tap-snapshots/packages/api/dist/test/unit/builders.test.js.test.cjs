@@ -163,7 +163,10 @@ Object {
         },
         Object {
           "term": Object {
-            "type": "Payment",
+            "type": Object {
+              "case_insensitive": true,
+              "value": "Payment",
+            },
           },
         },
         Object {
