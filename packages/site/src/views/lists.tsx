@@ -11,6 +11,7 @@ import {
   IssueName,
   Empty,
   LedgerLink,
+  PriceFigure,
   Rounded,
   Table,
   Time,
@@ -167,10 +168,10 @@ export function TokensListPage({ chrome, props }: { chrome: SiteChrome; props: T
                       {formatCount(Number(t.trustlines ?? 0))}
                     </td>
                     <td data-label="Price (XRP)" class="num">
-                      <Rounded value={(t.metrics as Json | undefined)?.price ?? t.price} />
+                      <PriceFigure value={(t.metrics as Json | undefined)?.price ?? t.price} />
                     </td>
                     <td data-label="Market cap (XRP)" class="num">
-                      <Rounded value={(t.metrics as Json | undefined)?.marketcap ?? t.marketcap} />
+                      <PriceFigure value={(t.metrics as Json | undefined)?.marketcap ?? t.marketcap} />
                     </td>
                     <td data-label="Score" class="num" title={String(t.score ?? '')}>
                       {formatScore(t.score)}

@@ -225,6 +225,16 @@ export function TokenValue({ value, signed = false }: { value: string; signed?: 
   return shown === exact ? <>{shown}</> : <span title={exact}>{shown}</span>;
 }
 
+/**
+ * A token's price or market cap in XRP: rounded as Rounded, or "no price" where none is known
+ * (the tokens data set writes 0 when no pool or trade against XRP prices the token; a real price
+ * is never 0).
+ */
+export function PriceFigure({ value, suffix = '' }: { value: unknown; suffix?: string }) {
+  const known = (typeof value === 'string' || typeof value === 'number') && Number(value) > 0;
+  return known ? <Rounded value={value} suffix={suffix} /> : <span class="muted">no price</span>;
+}
+
 /** A measured figure rounded for reading, its exact value in the title (shown on hover and read by assistive technology on focus). */
 export function Rounded({ value, digits, suffix = '' }: { value: unknown; digits?: number; suffix?: string }) {
   if (typeof value !== 'string' && typeof value !== 'number') return <span class="muted">—</span>;

@@ -8,6 +8,7 @@ import {
   AccountLink,
   Empty,
   Facts,
+  PriceFigure,
   RawJson,
   Rounded,
   Section,
@@ -108,8 +109,8 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
           ['Holders', formatCount(Number(metrics.holders ?? token.holders ?? 0))],
           ['Trust lines', formatCount(Number(metrics.trustlines ?? 0))],
           ['Supply', <Rounded value={supply.toFixed()} suffix={` ${code}`} />],
-          ['Price', <Rounded value={String(metrics.price ?? token.price ?? 0)} suffix=" XRP" />],
-          ['Market cap', <Rounded value={String(metrics.marketcap ?? token.marketcap ?? 0)} suffix=" XRP" />],
+          ['Price', <PriceFigure value={metrics.price ?? token.price} suffix=" XRP" />],
+          ['Market cap', <PriceFigure value={metrics.marketcap ?? token.marketcap} suffix=" XRP" />],
           ['AMM pools', formatCount(Number(token.amms ?? 0))],
           [
             'Volume 24 h / 7 d',

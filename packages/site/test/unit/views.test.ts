@@ -1,9 +1,11 @@
 import { h } from 'preact';
+import { renderToString } from 'preact-render-to-string';
 import t from 'tap';
 import { balanceChanges } from '../../src/model/balance-changes.js';
 import { ErrorPage } from '../../src/views/error.js';
 import { renderPage, type SiteChrome } from '../../src/views/layout.js';
 import { TransactionPage } from '../../src/views/transaction.js';
+import { PriceFigure, TokenValue } from '../../src/views/parts.js';
 import { TxTable } from '../../src/views/tx-table.js';
 import { fixtureTx } from '../fixtures/site.js';
 
@@ -123,4 +125,15 @@ t.test('error pages in the site look, saying what went wrong', async (t) => {
   t.match(html, '<span class="network testnet">testnet</span>');
   t.match(html, '<h1>Not found</h1><p>Transaction X is not indexed.</p>');
   t.match(html, '<form class="search" action="/search" method="get" role="search">');
+});
+
+t.test('a token without a price says so; a token value keeps its exact value in the title', async (t) => {
+  t.equal(renderToString(h(PriceFigure, { value: 0 })), '<span class="muted">no price</span>');
+  t.equal(renderToString(h(PriceFigure, { value: undefined })), '<span class="muted">no price</span>');
+  t.equal(renderToString(h(PriceFigure, { value: '0.5', suffix: ' XRP' })), '<span>0.5 XRP</span>');
+  t.equal(
+    renderToString(h(TokenValue, { value: '4000.000000000001' })),
+    '<span title="4,000.000000000001">4,000</span>',
+  );
+  t.equal(renderToString(h(TokenValue, { value: '12.5', signed: true })), '+12.5');
 });

@@ -12,7 +12,7 @@ Array [
     "name": "xrpl-mainnet-accounts",
   },
   Object {
-    "hash": "6431bfb720bcdafc",
+    "hash": "d5591e106fc9da7f",
     "name": "xrpl-mainnet-activations",
   },
   Object {
@@ -108,7 +108,7 @@ Array [
     "name": "xrpl-mainnet-tokens",
   },
   Object {
-    "hash": "3ce9f71cf1a21b15",
+    "hash": "af165b4d34c46d4e",
     "name": "xrpl-mainnet-transactions",
   },
   Object {
