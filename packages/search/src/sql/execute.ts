@@ -195,6 +195,8 @@ export function readBucket(
   keyTypes: ReadonlyMap<string, string>,
 ): unknown {
   if ('count' in ref) return bucket.doc_count;
+  if ('expr' in ref)
+    return evaluate(ref.expr, (path) => readBucket(ref.refs[Number(path.slice(1))] as Ref, bucket, keyTypes));
   if ('key' in ref) {
     const value = bucket.key?.[ref.key] ?? null;
     const type = keyTypes.get(ref.key);

@@ -107,6 +107,8 @@ function refuse(ctx: Context, node: AstNode, message: string, code: string = Err
 
 /** Compiles a SELECT expression, checking its columns, functions and operand types (pure). */
 export function compileExpr(ctx: Context, node: AstNode): Typed {
+  const leaf = ctx.leaf?.(node);
+  if (leaf !== undefined) return leaf;
   if (isColumn(node)) {
     const { path, info } = resolveField(ctx, node, 'SELECT');
     return { expr: { col: path, type: info.type }, type: sqlTypeOf(info.type) };

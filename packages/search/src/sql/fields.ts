@@ -13,6 +13,11 @@ export interface Context {
   tableNames: Set<string>;
   /** The instant NOW() and CURRENT_DATE stand for (ms since the epoch): the first page's, kept by its cursor. */
   now: number;
+  /**
+   * Where an expression's leaves come from when it is not a row's (a grouped query: its
+   * aggregates and group keys), tried on every node before compiling it; undefined: compile it.
+   */
+  leaf?: (node: AstNode) => { expr: { col: string; type: string }; type: string } | undefined;
 }
 
 const NOW_FUNCTIONS = new Set(['NOW', 'CURRENT_TIMESTAMP']);

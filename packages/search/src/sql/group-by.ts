@@ -4,6 +4,7 @@ import { ErrorCode, type IndexKind } from '@xle/core';
 import { asWritten, positionOf, sqlError, sqlOf, type AstNode } from './parse.js';
 import { NUMERIC, sqlTypeOf } from './schema.js';
 import { columnPath, FUNCTION_AGGREGATES, functionArgs, functionName, isColumn, literal, nullsOf } from './ast.js';
+import { compileExpr } from './expressions.js';
 import { type Context, exactField, resolveField, textOf } from './fields.js';
 import { toCondition } from './having.js';
 import { type Column, type GroupsPlan, MAX_IN_MEMORY_ORDER, type OrderKey, type Ref } from './plan.js';
@@ -405,6 +406,8 @@ class GroupsBuilder {
     }
     const key = this.keyFor(resolved);
     if (key !== undefined) return { ref: { key: key.id }, type: key.type, text: key.text };
+    const grouping = resolved.type === 'function' && GROUPING_FUNCTIONS.has(functionName(resolved));
+    if (!grouping && COMPUTED.has(String(resolved.type))) return this.expressionOf(resolved, clause);
     if (resolved.type === 'function' && !GROUPING_FUNCTIONS.has(functionName(resolved)))
       throw sqlError(
         ErrorCode.UnsupportedSql,
@@ -412,13 +415,42 @@ class GroupsBuilder {
         clause,
         positionOf(ctx.sql, resolved, functionName(resolved)),
       );
-    const shown = textOf(ctx, resolved) ?? 'expression';
-    throw sqlError(
+    throw this.notGrouped(resolved, clause);
+  }
+
+  private notGrouped(node: AstNode, clause: string): Error {
+    const shown = textOf(this.ctx, node) ?? 'expression';
+    return sqlError(
       ErrorCode.InvalidQuery,
       `Cannot use non-grouped column [${shown}], expected [${this.keys.map((k) => k.text).join(', ')}].`,
       clause,
-      positionOf(ctx.sql, resolved, shown.split('.').pop()),
+      positionOf(this.ctx.sql, node, shown.split('.').pop()),
     );
+  }
+
+  /**
+   * An expression over a group's aggregates and keys (SUM(Fee) / 1000000.0, COUNT(*) * 2,
+   * ROUND(AVG(_Fee), 6)): compiled as the SELECT list's expressions are, each aggregate or key a
+   * leaf read from the bucket, evaluated by the service on each group (no script). A column that
+   * is neither grouped nor aggregated is refused as in any SQL engine.
+   */
+  private expressionOf(node: AstNode, clause: string): { ref: Ref; type: string; text: string } {
+    const refs: Ref[] = [];
+    const leaf = (n: AstNode): { expr: { col: string; type: string }; type: string } | undefined => {
+      if (n === node) return undefined;
+      const isAggregate = (n.type === 'function' && FUNCTION_AGGREGATES.has(functionName(n))) || n.type === 'aggr_func';
+      const key = isAggregate ? undefined : this.keyFor(this.resolveAlias(n));
+      if (!isAggregate && key === undefined) {
+        if (isColumn(n)) throw this.notGrouped(n, clause);
+        return undefined;
+      }
+      const { ref, type } = this.refOf(n, clause);
+      refs.push(ref);
+      return { expr: { col: `\u0000${refs.length - 1}`, type }, type };
+    };
+    const { expr, type } = compileExpr({ ...this.ctx, leaf }, node);
+    if (refs.length === 0) throw this.notGrouped(node, clause);
+    return { ref: { expr, refs }, type, text: textOf(this.ctx, node) ?? 'expression' };
   }
 
   /** The SELECT list: each item's column and what it reads of a bucket. */
@@ -508,6 +540,9 @@ class GroupsBuilder {
     return aggs;
   }
 }
+
+/** Node types of a computed value over a group (arithmetic, functions, CASE, CAST). */
+const COMPUTED = new Set(['binary_expr', 'function', 'case', 'cast', 'unary_expr']);
 
 /** A group key's direction in the composite, and where its missing values go when ORDER BY says so. */
 interface KeyDirection {

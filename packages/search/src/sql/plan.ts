@@ -60,7 +60,12 @@ export interface Column {
  * extended stats, `values.0.value` of percentiles): NULL where the metric saw no value, as SQL's
  * SUM over no rows.
  */
-export type Ref = { key: string } | { count: true } | { metric: string; part?: string };
+export type Ref =
+  | { key: string }
+  | { count: true }
+  | { metric: string; part?: string }
+  /** An expression over a bucket's values (SUM(Fee) / 1000000.0): its leaves `\u0000<i>` read refs[i]. */
+  | { expr: Expr; refs: Ref[] };
 
 /** A HAVING condition, kept as data so that plans stay serialisable and testable. */
 export type Condition =

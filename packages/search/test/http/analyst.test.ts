@@ -517,6 +517,52 @@ t.test('activations name the account they activated', async (t) => {
   t.same(await rows('SELECT account, parent FROM activations ORDER BY account LIMIT 10000'), expected);
 });
 
+t.test('expressions over aggregates: per group, in the SELECT list, HAVING and ORDER BY', async (t) => {
+  const fee = (tx: Doc): number => Number(tx.Fee);
+  const total = txs.reduce((sum, tx) => sum + fee(tx), 0);
+  const [[xrp]] = (await rows('SELECT SUM(Fee) / 1000000.0 FROM transactions')) as [[number]];
+  t.ok(near(xrp, total / 1e6), `SUM(Fee) / 1000000.0 = ${xrp}`);
+  const byType = new Map<string, { n: number; fees: number }>();
+  for (const tx of txs) {
+    const type = tx.TransactionType as string;
+    const at = byType.get(type) ?? { n: 0, fees: 0 };
+    byType.set(type, { n: at.n + 1, fees: at.fees + fee(tx) });
+  }
+  const found = await rows(
+    'SELECT TransactionType, COUNT(*) * 2 AS twice, SUM(_Fee) / COUNT(*) AS mean FROM transactions GROUP BY TransactionType',
+  );
+  t.equal(found.length, byType.size);
+  const wrong = found.filter(([type, twice, mean]) => {
+    const want = byType.get(type as string) as { n: number; fees: number };
+    return twice !== want.n * 2 || !near(mean, want.fees / 1e6 / want.n);
+  });
+  t.same(wrong, [], 'COUNT(*) * 2 and SUM(_Fee) / COUNT(*) per type');
+  const many = [...byType].filter(([, v]) => v.n * 2 > 100).map(([type]) => type);
+  t.same(
+    (await rows('SELECT TransactionType FROM transactions GROUP BY TransactionType HAVING COUNT(*) * 2 > 100')).map(
+      (r) => r[0],
+    ),
+    [...many].sort(),
+    'HAVING an expression of an aggregate',
+  );
+  const byMean = [...byType]
+    .map(([type, v]) => [type, v.fees / 1e6 / v.n] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3);
+  const ordered = await rows(
+    'SELECT TransactionType, SUM(_Fee) / COUNT(*) AS mean FROM transactions GROUP BY TransactionType ORDER BY SUM(_Fee) / COUNT(*) DESC LIMIT 3',
+  );
+  t.ok(
+    ordered.every((r, i) => near(r[1], byMean[i]?.[1])),
+    'ORDER BY an expression of aggregates',
+  );
+  asked += 1;
+  const refused = await post(`${base}/sql`, {
+    query: 'SELECT TransactionType, SUM(Fee) - Fee FROM transactions GROUP BY TransactionType',
+  });
+  t.match((refused.json as { error: { message: string } }).error.message, /Cannot use non-grouped column \[Fee\]/);
+});
+
 t.test('features the README names as unsupported are refused by name', async (t) => {
   const refusals: [string, RegExp][] = [
     ['SELECT TOP 5 hash FROM transactions', /^line 1:8: SELECT TOP n is not supported; write LIMIT n/],
