@@ -11,51 +11,63 @@ import {
 import { issueOf, poolSide, shapeAmmInfo, shapeAmmPool, xrpOf, type PoolSide } from '../shapers/amm.js';
 import { latestLedger } from './ledgers.js';
 
-/** GET /amm/pools: a page of AMM pools with the XRP their accounts hold (null when not indexed). */
-export async function ammPools(engine: Engine, limit: number, offset: number): Promise<Json[]> {
+/** A page of the live AMM entries. */
+async function poolEntries(engine: Engine, limit: number, offset: number): Promise<Json[]> {
   const found = await engine.search<Json>('objects', buildAmmPoolsQuery(limit, offset));
-  const amms = found.hits.hits.map((h) => h._source ?? {});
-  const roots = await engine.mget<Json>(
+  return found.hits.hits.map((h) => h._source ?? {});
+}
+
+/** The pools' account roots, by address. */
+const poolRoots = (engine: Engine, amms: readonly Json[]): Promise<Map<string, Json>> =>
+  engine.mget<Json>(
     'accounts',
     amms.map((a) => a.Account as string),
   );
+
+/** GET /amm/pools: a page of AMM pools with the XRP their accounts hold (null when not indexed). */
+export async function ammPools(engine: Engine, limit: number, offset: number): Promise<Json[]> {
+  const amms = await poolEntries(engine, limit, offset);
+  const roots = await poolRoots(engine, amms);
   return amms.map((amm) => shapeAmmPool(amm, xrpOf(roots.get(amm.Account as string))));
 }
 
+/** What a pool holds of its two assets, as amm_info's `amount` and `amount2`. */
+export type PoolAmounts = { amount: PoolSide['amount']; amount2: PoolSide['amount'] };
+
 /**
- * What each listed pool holds of its two assets, as amm_info's `amount` and `amount2` (drops text
- * or an issued amount; null where the account root or trust line is not indexed): one search of
- * the token sides' trust lines for the whole page, the XRP from the pools' account roots.
+ * A page of AMM pools (as GET /amm/pools) and what each holds of its two assets, as amm_info's
+ * `amount` and `amount2` (drops text or an issued amount; null where the account root or trust
+ * line is not indexed): the roots read once for both, beside one search of the token sides'
+ * trust lines for the whole page.
  */
-export async function ammPoolAmounts(
+export async function ammPoolsWithAmounts(
   engine: Engine,
-  pools: readonly Json[],
-): Promise<Map<string, { amount: PoolSide['amount']; amount2: PoolSide['amount'] }>> {
-  const sides = pools.map((p) => ({ account: String(p.Account), assets: [issueOf(p.Asset), issueOf(p.Asset2)] }));
+  limit: number,
+  offset: number,
+): Promise<{ pools: Json[]; amounts: Map<string, PoolAmounts> }> {
+  const amms = await poolEntries(engine, limit, offset);
+  const sides = amms.map((p) => ({ account: String(p.Account), assets: [issueOf(p.Asset), issueOf(p.Asset2)] }));
   const wanted = sides.map((s) => ({
     account: s.account,
     issuers: s.assets.flatMap((a) => (a.issuer === undefined ? [] : [a.issuer])),
   }));
-  const [lines, roots] = await Promise.all([
+  const [roots, lines] = await Promise.all([
+    poolRoots(engine, amms),
     wanted.some((w) => w.issuers.length > 0)
       ? engine
           .search<Json>('objects', buildAmmPoolLinesQuery(wanted))
           .then((r) => r.hits.hits.map((h) => h._source ?? {}))
       : Promise.resolve([]),
-    engine.mget<Json>(
-      'accounts',
-      sides.map((s) => s.account),
-    ),
   ]);
-  const out = new Map<string, { amount: PoolSide['amount']; amount2: PoolSide['amount'] }>();
+  const amounts = new Map<string, PoolAmounts>();
   for (const { account, assets } of sides) {
     const root = roots.get(account);
     const live = root === undefined || root.deleted === true ? undefined : root;
     const own = lines.filter((l) => Array.isArray(l._accounts) && (l._accounts as unknown[]).includes(account));
     const [a, b] = assets.map((asset) => poolSide(asset, account, live, own).amount);
-    out.set(account, { amount: a ?? null, amount2: b ?? null });
+    amounts.set(account, { amount: a ?? null, amount2: b ?? null });
   }
-  return out;
+  return { pools: amms.map((amm) => shapeAmmPool(amm, xrpOf(roots.get(amm.Account as string)))), amounts };
 }
 
 /**

@@ -92,6 +92,18 @@ export function containsAggregate(node: AstNode | undefined): boolean {
   );
 }
 
+/** One key of ORDER BY as the parser gives it: the expression, ASC / DESC, NULLS FIRST / LAST. */
+export interface OrderByItem {
+  expr: AstNode;
+  type?: string | null;
+  nulls?: string | null;
+}
+
+/** The ORDER BY keys of a SELECT (none when it has no ORDER BY) (pure). */
+export function orderByOf(ast: AstNode): OrderByItem[] {
+  return (ast.orderby as OrderByItem[] | null | undefined) ?? [];
+}
+
 /** ORDER BY's NULLS FIRST / NULLS LAST of one key, when written (pure). */
 export function nullsOf(order: { nulls?: unknown }): { nulls?: 'first' | 'last' } {
   const nulls = typeof order.nulls === 'string' ? order.nulls.toUpperCase().replace(/\s+/g, ' ') : '';

@@ -307,12 +307,12 @@ async function* runOrderedGroups(engine: SearchEngine, plan: GroupsPlan, options
   const keyTypes = keyTypesOf(plan);
   const keep = plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit + plan.offset;
   const order = plan.order ?? [];
+  const missing = (v: unknown): boolean => v === null || v === undefined;
   const compare = (a: { sortKey: unknown[] }, b: { sortKey: unknown[] }): number => {
     for (let i = 0; i < order.length; i += 1) {
       const key = order[i] as OrderKey;
       const x = a.sortKey[i];
       const y = b.sortKey[i];
-      const missing = (v: unknown): boolean => v === null || v === undefined;
       // NULLS FIRST / LAST, when written, place nulls whatever the direction.
       if (key.nulls !== undefined && missing(x) !== missing(y)) return missing(x) === (key.nulls === 'first') ? -1 : 1;
       const c = compareValues(x, y);

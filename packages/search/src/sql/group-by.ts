@@ -3,7 +3,17 @@ import type { estypes } from '@elastic/elasticsearch';
 import { ErrorCode, type IndexKind } from '@xle/core';
 import { asWritten, positionOf, sqlError, sqlOf, type AstNode } from './parse.js';
 import { NUMERIC, sqlTypeOf } from './schema.js';
-import { columnPath, FUNCTION_AGGREGATES, functionArgs, functionName, isColumn, literal, nullsOf } from './ast.js';
+import {
+  columnPath,
+  FUNCTION_AGGREGATES,
+  functionArgs,
+  functionName,
+  isColumn,
+  literal,
+  nullsOf,
+  orderByOf,
+  type OrderByItem,
+} from './ast.js';
 import { compileExpr } from './expressions.js';
 import { type Context, exactField, resolveField, textOf } from './fields.js';
 import { toCondition } from './having.js';
@@ -58,6 +68,19 @@ interface GroupKey {
   source: estypes.AggregationsCompositeAggregationSource;
   type: string;
   field: string;
+}
+
+/** The date column a grouping function takes, by its path; a 400 naming the function for any other type. */
+function dateColumn(ctx: Context, column: AstNode, fn: string, node: AstNode, clause: string): string {
+  const { path, info } = resolveField(ctx, column, clause);
+  if (info.type !== 'date')
+    throw sqlError(
+      ErrorCode.InvalidQuery,
+      `${fn} applies to dates; [${path}] is [${info.type}].`,
+      clause,
+      positionOf(ctx.sql, node, fn),
+    );
+  return path;
 }
 
 function groupKeyOf(ctx: Context, node: AstNode, id: string, clause: string): Omit<GroupKey, 'alias'> {
@@ -146,14 +169,7 @@ function groupKeyOf(ctx: Context, node: AstNode, id: string, clause: string): Om
           clause,
           positionOf(ctx.sql, node, 'DATE_TRUNC'),
         );
-      const { path, info } = resolveField(ctx, column, clause);
-      if (info.type !== 'date')
-        throw sqlError(
-          ErrorCode.InvalidQuery,
-          `DATE_TRUNC applies to dates; [${path}] is [${info.type}].`,
-          clause,
-          positionOf(ctx.sql, node, 'DATE_TRUNC'),
-        );
+      const path = dateColumn(ctx, column, 'DATE_TRUNC', node, clause);
       return {
         id,
         text: `DATE_TRUNC(${interval},${path})`,
@@ -170,14 +186,7 @@ function groupKeyOf(ctx: Context, node: AstNode, id: string, clause: string): Om
     }
     if (name === 'YEAR' && args.length === 1 && isColumn(args[0])) {
       // A calendar year's buckets, each keyed by its year as the engine formats it (no script).
-      const { path, info } = resolveField(ctx, args[0], clause);
-      if (info.type !== 'date')
-        throw sqlError(
-          ErrorCode.InvalidQuery,
-          `YEAR applies to dates; [${path}] is [${info.type}].`,
-          clause,
-          positionOf(ctx.sql, node, 'YEAR'),
-        );
+      const path = dateColumn(ctx, args[0], 'YEAR', node, clause);
       return {
         id,
         text: `YEAR(${path})`,
@@ -406,15 +415,10 @@ class GroupsBuilder {
     }
     const key = this.keyFor(resolved);
     if (key !== undefined) return { ref: { key: key.id }, type: key.type, text: key.text };
+    // A computed value over the group (an unknown function is refused where it is compiled); a
+    // grouping function that is not one of the GROUP BY keys is not grouped.
     const grouping = resolved.type === 'function' && GROUPING_FUNCTIONS.has(functionName(resolved));
     if (!grouping && COMPUTED.has(String(resolved.type))) return this.expressionOf(resolved, clause);
-    if (resolved.type === 'function' && !GROUPING_FUNCTIONS.has(functionName(resolved)))
-      throw sqlError(
-        ErrorCode.UnsupportedSql,
-        `Function [${functionName(resolved)}] is not supported.`,
-        clause,
-        positionOf(ctx.sql, resolved, functionName(resolved)),
-      );
     throw this.notGrouped(resolved, clause);
   }
 
@@ -480,7 +484,7 @@ class GroupsBuilder {
    * only, the keys' directions in the composite (in GROUP BY order).
    */
   orderOf(
-    orderBy: readonly { expr: AstNode; type?: string | null; nulls?: string | null }[],
+    orderBy: readonly OrderByItem[],
     limit: number | undefined,
     offset: number,
   ): { order?: OrderKey[]; directions: Map<string, KeyDirection> } {
@@ -567,7 +571,7 @@ export function groupsPlan(
     havingNode === null || havingNode === undefined
       ? undefined
       : toCondition(ctx, havingNode, (node, clause) => groups.refOf(node, clause));
-  const orderBy = (ast.orderby as { expr: AstNode; type?: string | null; nulls?: string | null }[] | null) ?? [];
+  const orderBy = orderByOf(ast);
   const { order, directions } = groups.orderOf(orderBy, limit, offset);
   return {
     kind: 'groups',

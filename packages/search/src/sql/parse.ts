@@ -75,10 +75,13 @@ export function positionOf(sql: string, node: unknown, fallbackText?: string): P
   if (loc !== undefined) return { line: loc.line, column: loc.column };
   if (fallbackText === undefined || fallbackText === '') return undefined;
   const at = sql.indexOf(fallbackText);
-  if (at < 0) return undefined;
+  return at < 0 ? undefined : positionAt(sql, at);
+}
+
+/** The line and column (both from 1) of a character offset of the SQL text (pure). */
+export function positionAt(sql: string, at: number): Position {
   const before = sql.slice(0, at);
-  const line = before.split('\n').length;
-  return { line, column: at - before.lastIndexOf('\n') };
+  return { line: before.split('\n').length, column: at - before.lastIndexOf('\n') };
 }
 
 export function sqlError(code: string, message: string, clause: string, position?: Position): BadRequestError {
@@ -204,24 +207,18 @@ export function syntaxError(sql: string, error: ParserError): BadRequestError {
       'SELECT',
       positionOf(sql, null, sql.match(/FROM/i)?.[0]),
     );
-  const named = NAMED_REFUSALS.find((r) => r.pattern.test(withoutStrings(sql)));
-  if (named !== undefined) {
-    const at = withoutStrings(sql).search(named.pattern);
-    const before = sql.slice(0, Math.max(0, at));
-    return sqlError(ErrorCode.UnsupportedSql, named.message, named.clause, {
-      line: before.split('\n').length,
-      column: at - before.lastIndexOf('\n'),
-    });
-  }
+  const code = withoutStrings(sql);
+  const named = NAMED_REFUSALS.find((r) => r.pattern.test(code));
+  if (named !== undefined)
+    return sqlError(ErrorCode.UnsupportedSql, named.message, named.clause, positionAt(sql, code.search(named.pattern)));
   const quotes = [...sql.matchAll(/'/g)];
-  if (quotes.length % 2 === 1) {
-    const at = (quotes[quotes.length - 1] as RegExpMatchArray).index ?? 0;
-    const before = sql.slice(0, at);
-    return sqlError(ErrorCode.InvalidQuery, "Syntax error: a string literal is not closed (a missing ').", 'query', {
-      line: before.split('\n').length,
-      column: at - before.lastIndexOf('\n'),
-    });
-  }
+  if (quotes.length % 2 === 1)
+    return sqlError(
+      ErrorCode.InvalidQuery,
+      "Syntax error: a string literal is not closed (a missing ').",
+      'query',
+      positionAt(sql, (quotes[quotes.length - 1] as RegExpMatchArray).index ?? 0),
+    );
   const rest = start?.offset === undefined ? '' : sql.slice(start.offset);
   const token = /^(?:[A-Za-z_][\w.]*|\d+(?:\.\d+)?|'[^']*'?|"[^"]*"?|\S)/.exec(rest)?.[0];
   const found = token === undefined ? 'the end of the query' : `"${token}"`;

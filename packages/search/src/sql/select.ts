@@ -3,7 +3,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { ErrorCode, type IndexKind } from '@xle/core';
 import { positionOf, sqlError, type AstNode } from './parse.js';
 import { SELECTABLE, sqlTypeOf } from './schema.js';
-import { columnPath, isColumn, nullsOf } from './ast.js';
+import { columnPath, isColumn, nullsOf, orderByOf } from './ast.js';
 import { compileExpr, type Expr } from './expressions.js';
 import { displayName } from './group-by.js';
 import { type Context, exactField, resolveField } from './fields.js';
@@ -49,7 +49,7 @@ export function rowsPlan(
     values.push({ col: path, type: info.type });
   }
   const sort: estypes.SortCombinations[] = [];
-  for (const order of (ast.orderby as { expr: AstNode; type?: string | null; nulls?: string | null }[] | null) ?? []) {
+  for (const order of orderByOf(ast)) {
     const expr = order.expr;
     if (!isColumn(expr))
       throw sqlError(ErrorCode.UnsupportedSql, 'ORDER BY takes columns.', 'ORDER BY', positionOf(ctx.sql, expr));

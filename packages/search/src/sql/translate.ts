@@ -1,7 +1,7 @@
 // SQL text to a plan: parse, refuse what is outside the subset, then FROM, LIMIT and the clause translators.
 import { ErrorCode, type IndexKind } from '@xle/core';
 import { parseSelect, positionOf, sqlError, type AstNode } from './parse.js';
-import { containsAggregate, literal, str } from './ast.js';
+import { containsAggregate, literal, orderByOf, str } from './ast.js';
 import type { Context, Schemas } from './fields.js';
 import { groupsPlan } from './group-by.js';
 import { type Plan, TABLES } from './plan.js';
@@ -122,7 +122,7 @@ function limitOf(sql: string, ast: AstNode): { limit?: number; offset: number } 
  * list or a list of `*`.
  */
 function orderByPositions(sql: string, ast: AstNode, items: readonly { expr: AstNode; as?: string | null }[]): void {
-  for (const order of (ast.orderby as { expr: AstNode }[] | null | undefined) ?? []) {
+  for (const order of orderByOf(ast)) {
     if (order.expr.type !== 'number') continue;
     const position = Number(order.expr.value);
     const star = items.some((i) => (i.expr.column as unknown) === '*');

@@ -129,11 +129,6 @@ export function formatChange(value: string, token = false): string {
   return formatted.startsWith('-') ? formatted : `+${formatted}`;
 }
 
-/** The value of an amount for reading: XRP to the drop, a token as formatTokenValue (pure). */
-export function amountValueText(amount: AmountView): string {
-  return amount.native ? formatValue(amount.value) : formatTokenValue(amount.value);
-}
-
 /** "12.5 USD.rIssuer", "12.67766 XRP" (pure): the plain-text form of an amount, its value exact. */
 export function amountText(amount: AmountView): string {
   const asset = amount.issuer === undefined ? amount.code : `${amount.code}.${amount.issuer}`;

@@ -2,7 +2,7 @@ import { h } from 'preact';
 import Type from 'typebox';
 import { requireDataSet } from '@xle/api/data-set-gate';
 import type { Engine } from '@xle/api/engine';
-import { ammPoolAmounts, ammPools } from '@xle/api/resources/amm';
+import { ammPoolsWithAmounts } from '@xle/api/resources/amm';
 import { amendmentList, AMENDMENTS_DATA_SET, TOKENS_DATA_SET, VALIDATORS_DATA_SET } from '@xle/api/resources/data-sets';
 import { ledgerList } from '@xle/api/resources/ledgers';
 import { tokenList } from '@xle/api/resources/tokens';
@@ -119,10 +119,11 @@ export function ammsPage(engine: Engine, chrome: SiteChrome): AnyPage {
     prepareQuery: dropEmpty,
     render: async ({ query }) => {
       const offset = query.offset ?? 0;
-      const read = await ammPools(engine, LIST_PAGE + 1, offset);
-      const pools = read.slice(0, LIST_PAGE);
-      const [ctx, amounts] = await Promise.all([linkContext(engine, [pools]), ammPoolAmounts(engine, pools)]);
-      const more = read.length > LIST_PAGE;
+      const read = await ammPoolsWithAmounts(engine, LIST_PAGE + 1, offset);
+      const pools = read.pools.slice(0, LIST_PAGE);
+      const ctx = await linkContext(engine, [pools]);
+      const more = read.pools.length > LIST_PAGE;
+      const { amounts } = read;
       return h(AmmListPage, { chrome, props: { pools, amounts, offset, limit: LIST_PAGE, more, ctx } });
     },
   });

@@ -1,4 +1,4 @@
-import type { Json } from '@xle/documents';
+import { parseRippledTimeText, type Json } from '@xle/documents';
 import { amountView, formatCount, formatPercent } from '../model/format.js';
 import { lpTokenName, poolName } from '../model/amm.js';
 import { Layout, type SiteChrome } from './layout.js';
@@ -28,27 +28,14 @@ export interface AmmProps {
   ctx: LinkContext;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** rippled's text time ("2025-Feb-02 02:08:00.000000000 UTC", amm_info's expiration) as ISO 8601 (pure). */
-export function rippledTimeToIso(text: string): string | undefined {
-  const match = /^(\d{4})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)? UTC$/.exec(text);
-  if (match === null) return undefined;
-  const month = MONTHS.indexOf(match[2] as string);
-  if (month < 0) return undefined;
-  const [year, day, hour, minute, second] = [1, 3, 4, 5, 6].map((i) => Number(match[i]));
-  const at = Date.UTC(year as number, month, day, hour, minute, second);
-  return Number.isNaN(at) ? undefined : new Date(at).toISOString();
-}
-
 /** When the auction slot expires, and whether it has at the pool's ledger. */
 function SlotExpiry({ expiration, asOf }: { expiration: string; asOf: string | undefined }) {
-  const iso = rippledTimeToIso(expiration);
-  if (iso === undefined) return <>{expiration}</>;
-  const passed = asOf !== undefined && Date.parse(iso) <= Date.parse(asOf);
+  const seconds = parseRippledTimeText(expiration);
+  if (seconds === undefined) return <>{expiration}</>;
+  const passed = asOf !== undefined && seconds * 1000 <= Date.parse(asOf);
   return (
     <>
-      <Time iso={iso} />
+      <Time iso={new Date(seconds * 1000).toISOString()} />
       {passed ? ' (expired by the newest indexed ledger: the slot is free to bid for)' : null}
     </>
   );
