@@ -122,6 +122,14 @@ export {
   transformTransaction,
 } from './transaction.js';
 export { type TrustLine, obligationsOf, trustLineOf } from './trust-lines.js';
+export {
+  type AmountParts,
+  HOLDING_SUM_AGGS,
+  type PartSums,
+  amountParts,
+  holdingSumOf,
+  sumOfParts,
+} from './exact-sum.js';
 export { addDecodedTwins } from './twins.js';
 export { DELIVERED_AMOUNT_LEDGER, deliveredAmount } from './delivered-amount.js';
 export { mptIssuanceId, syntheticMetaFields } from './synthetic-meta.js';

@@ -1,5 +1,6 @@
 import BigNumber from 'bignumber.js';
 import { isLpTokenCode } from './currency.js';
+import { amountParts } from './exact-sum.js';
 import { isRecord, type Json } from './json.js';
 
 /**
@@ -76,16 +77,23 @@ export function trustLineSides(entry: Json): TrustLineSide[] {
 
 /**
  * Derived fields of a RippleState document: `_token` (the token id(s) the line is a trust line
- * of), `_holder`, and `_holding` (the holder's balance, a number for sums; 0 when nothing is held).
+ * of), `_holder`, `_holding` (the holder's balance as a double, for sorting and ranges; 0 when
+ * nothing is held), and `_holding_e`, `_holding_hi`, `_holding_lo`: the balance's exact parts
+ * (`amountParts`), which the supply sums (`sumOfParts`).
  */
 export function trustLineFields(entry: Json): Json {
   const sides = trustLineSides(entry);
   if (sides.length === 0) return {};
   const holding = sides.find((s) => s.holding !== '0');
+  // rippled never writes more than 16 significant digits; anything wider is cut as rippled's
+  // canonicalisation would (toward zero) rather than dropped from the sums.
+  const parts =
+    holding === undefined ? undefined : amountParts(new BigNumber(holding.holding).precision(16, BigNumber.ROUND_DOWN));
   return {
     _token: sides.map((s) => s.token),
     _holder: sides.map((s) => s.holder),
     _holding: holding === undefined ? 0 : Number(holding.holding),
+    ...(parts === undefined ? {} : { _holding_e: parts.e, _holding_hi: parts.hi, _holding_lo: parts.lo }),
   };
 }
 

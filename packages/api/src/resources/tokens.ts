@@ -1,5 +1,5 @@
 import { NotFoundError } from '@xle/core';
-import { currencyHex, type Json } from '@xle/documents';
+import { HOLDING_SUM_AGGS, currencyHex, holdingSumOf, type Json } from '@xle/documents';
 import type { Engine } from '../engine.js';
 import { lookupLabels } from '../enrich/labels.js';
 import { buildTokenHoldersQuery, buildTokenQuery, buildTokensQuery, type TokenSort } from '../queries/tokens.js';
@@ -50,19 +50,34 @@ export async function tokenByCode(engine: Engine, token: string): Promise<Json> 
   return shapeToken(doc, labelOf(await lookupLabels(engine, [issuer]), issuer), true);
 }
 
-/** The largest holders of one token (`<currency_hex>.<issuer>`, a token's `id`), with their labels. */
-export async function tokenHolders(engine: Engine, token: string, limit: number): Promise<TokenHolder[]> {
-  const found = await engine.search<Json>('objects', buildTokenHoldersQuery(token, limit));
+/** A token's largest holders and the supply their shares are of, read together. */
+export interface TokenHolders {
+  holders: TokenHolder[];
+  /** Σ of every holder's balance, exact, from the same search as `holders` (one state, one basis). */
+  supply: string;
+  /** Accounts holding a positive balance. */
+  count: number;
+}
+
+/**
+ * The largest holders of one token (`<currency_hex>.<issuer>`, a token's `id`), with their labels,
+ * and the exact supply and holder count of the same lines in the same search, so that every share
+ * is of the figure it is shown beside.
+ */
+export async function tokenHolders(engine: Engine, token: string, limit: number): Promise<TokenHolders> {
+  const found = await engine.search<Json>('objects', {
+    ...buildTokenHoldersQuery(token, limit),
+    aggs: { ...HOLDING_SUM_AGGS },
+    track_total_hits: true,
+  });
   const lines = found.hits.hits.map((h) => h._source ?? {});
-  const holders = shapeTokenHolders(token, lines, new Map());
-  return shapeTokenHolders(
-    token,
-    lines,
-    await lookupLabels(
-      engine,
-      holders.map((h) => h.account),
-    ),
-  );
+  const accounts = shapeTokenHolders(token, lines, new Map()).map((h) => h.account);
+  const total = found.hits.total;
+  return {
+    holders: shapeTokenHolders(token, lines, await lookupLabels(engine, accounts)),
+    supply: holdingSumOf(found.aggregations).toFixed(),
+    count: typeof total === 'number' ? total : (total?.value ?? 0),
+  };
 }
 
 /** Which of these token ids (`<currency_hex>.<issuer>`) the tokens data set holds (one batched lookup). */

@@ -57,6 +57,10 @@ t.test('trust line sides', async (t) => {
     _token: [`${USD_HEX}.${ISSUER}`],
     _holder: [HOLDER],
     _holding: 1e-81,
+    // 1e-81 = 1000000000000000 × 10^-96: rippled's smallest exponent, the mantissa's upper half 10^7.
+    _holding_e: -96,
+    _holding_hi: 10000000,
+    _holding_lo: 0,
   });
   t.same(trustLineFields({ LedgerEntryType: 'RippleState' }), {}, 'an entry without amounts derives nothing');
 });

@@ -11,7 +11,8 @@ import { amountText, amountView, formatSignificant, formatValue, sameAmount, typ
 export type Segment =
   | { kind: 'text'; text: string }
   | { kind: 'account'; address: string }
-  | { kind: 'amount'; amount: AmountView }
+  /** `terms`: an amount the transaction names (a limit, an offer, what it asked for), not one that moved. */
+  | { kind: 'amount'; amount: AmountView; terms?: true }
   | { kind: 'nft'; id: string }
   | { kind: 'amendment'; id: string; name?: string }
   | { kind: 'validator'; key: string };
@@ -25,6 +26,10 @@ const amount = (raw: unknown): Segment[] => {
   const view = amountView(raw);
   return view === undefined ? [] : [{ kind: 'amount', amount: view }];
 };
+/** An amount the transaction states as terms (a limit, an offer, an ask): not a balance change. */
+const term = (raw: unknown): Segment[] => asTerms(amount(raw));
+const asTerms = (segments: readonly Segment[]): Segment[] =>
+  segments.map((s) => (s.kind === 'amount' ? { ...s, terms: true } : s));
 const nft = (id: unknown): Segment[] => (typeof id === 'string' && id !== '' ? [{ kind: 'nft', id }] : []);
 
 const flagSet = (tx: Tx, bit: number): boolean => ((Number(tx.Flags ?? 0) >>> 0) & bit) !== 0;
@@ -83,6 +88,30 @@ export function deliveredAmount(tx: Tx): unknown {
 /** The delivered amount when known, else the Amount the sender asked for. */
 function delivered(tx: Tx): unknown {
   return deliveredAmount(tx) ?? tx.Amount;
+}
+
+/**
+ * What `account` received of the asset of `asset` by the metadata's balance changes (its net over
+ * its lines of that currency with the asset's issuer, or over all of them when it is the issuer,
+ * whose obligations fell), as an amount; undefined when its balance of that asset did not rise.
+ * rippled's delivered_amount is computed apart and may differ from the balances in the last digit
+ * (ledger 11,000,000's EUR payment C4E56450…: 3.999999999999998 delivered, 3.999999999999999 on the line).
+ */
+function receivedBy(tx: Tx, account: unknown, asset: unknown): unknown {
+  const view = amountView(asset);
+  if (typeof account !== 'string' || view === undefined) return undefined;
+  const drops = view.native;
+  let total = new BigNumber(0);
+  for (const change of rawBalanceChanges(tx.meta, typeof tx.Account === 'string' ? tx.Account : undefined)) {
+    if (change.account !== account || change.currency !== (drops ? 'XRP' : view.currency)) continue;
+    if (!drops && account !== view.issuer && change.issuer !== view.issuer) continue;
+    total = total.plus(change.value);
+  }
+  if (account === tx.Account && drops) total = total.plus(new BigNumber(String(tx.Fee ?? 0)).div(1e6));
+  if (!total.gt(0)) return undefined;
+  return drops
+    ? total.times(1e6).integerValue().toFixed()
+    : { currency: view.currency, issuer: view.issuer, value: total.toFixed() };
 }
 
 /**
@@ -159,7 +188,7 @@ function offerRate(pays: unknown, gets: unknown): Segment[] {
 
 /** An AMM pool's two assets, "XRP/USD.rIssuer". */
 function pool(tx: Tx): Segment[] {
-  return [...amount(tx.Asset), text('/'), ...amount(tx.Asset2)];
+  return [...term(tx.Asset), text('/'), ...term(tx.Asset2)];
 }
 
 interface Phrase {
@@ -180,14 +209,13 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
     if (tx.Account === tx.Destination) {
       // What moved is the sender's own balance changes (the fee apart); SendMax is only its limit.
       const { paid, received } = senderChanges(tx);
-      const spent = paid.length > 0 ? amountsInWords(paid) : amount(tx.SendMax ?? tx.Amount);
+      const spent = paid.length > 0 ? amountsInWords(paid) : term(tx.SendMax ?? tx.Amount);
       // Nothing came back (ledger 90150378 has a self-payment whose DeliveredAmount is -1 drop).
       const got =
-        received.length > 0 ? amountsInWords(received) : paid.length > 0 ? [text('nothing')] : amount(delivered(tx));
+        received.length > 0 ? amountsInWords(received) : paid.length > 0 ? [text('nothing')] : term(delivered(tx));
       const max = amountView(tx.SendMax);
       const spentAll = paid.length === 1 && max !== undefined && sameAmount(amountView(paid[0]) ?? max, max);
-      const limit =
-        max === undefined || spentAll ? [] : [text(' (spending at most '), ...amount(tx.SendMax), text(')')];
+      const limit = max === undefined || spentAll ? [] : [text(' (spending at most '), ...term(tx.SendMax), text(')')];
       return {
         done: [text('exchanged '), ...spent, text(' for '), ...got, ...limit],
         tried: [
@@ -203,7 +231,11 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
         text('paid '),
         account(tx.Destination),
         text(' '),
-        ...amount(delivered(tx)),
+        // What the destination's balance gained; rippled's delivered amount when none did.
+        ...(() => {
+          const got = receivedBy(tx, tx.Destination, delivered(tx));
+          return got === undefined ? term(delivered(tx)) : amount(got);
+        })(),
         ...(partial ? [text(' (a partial payment)')] : []),
       ],
       tried: [text('tried to pay '), account(tx.Destination), text(' '), ...amount(tx.Amount)],
@@ -212,8 +244,8 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
   OfferCreate: (tx) => {
     const sell = flagSet(tx, 0x00080000);
     const what = sell
-      ? [text('an offer to sell '), ...amount(tx.TakerGets), text(' for '), ...amount(tx.TakerPays)]
-      : [text('an offer to buy '), ...amount(tx.TakerPays), text(' for '), ...amount(tx.TakerGets)];
+      ? [text('an offer to sell '), ...term(tx.TakerGets), text(' for '), ...term(tx.TakerPays)]
+      : [text('an offer to buy '), ...term(tx.TakerPays), text(' for '), ...term(tx.TakerGets)];
     const replacing =
       tx.OfferSequence === undefined ? [] : [text(`, replacing its offer #${String(tx.OfferSequence)}`)];
     // The rate the offer names; then what happened, by the metadata: traded against the books,
@@ -250,10 +282,10 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
     const limit = amountView(tx.LimitAmount);
     if (limit !== undefined && decimalZero(limit.value) && trustLineDeleted(tx))
       return {
-        done: [text('removed its trust line for '), ...amount({ ...(tx.LimitAmount as Tx), value: undefined })],
+        done: [text('removed its trust line for '), ...term({ ...(tx.LimitAmount as Tx), value: undefined })],
       };
     return {
-      done: [text('set a trust line of '), ...amount(tx.LimitAmount)],
+      done: [text('set a trust line of '), ...term(tx.LimitAmount)],
       tried: [text('tried to set a trust line of '), ...amount(tx.LimitAmount)],
     };
   },
@@ -334,16 +366,23 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
     return {
       done: [
         text('claimed from a payment channel'),
-        ...(tx.Balance === undefined ? [] : [text(', up to '), ...amount(tx.Balance), text(' in all')]),
+        ...(tx.Balance === undefined ? [] : [text(', up to '), ...term(tx.Balance), text(' in all')]),
         ...(flagSet(tx, 0x00020000) ? [text(', and asked to close it')] : []),
       ],
     };
   },
   CheckCreate: (tx) => {
-    return { done: [text('wrote a check to '), account(tx.Destination), text(' for up to '), ...amount(tx.SendMax)] };
+    return { done: [text('wrote a check to '), account(tx.Destination), text(' for up to '), ...term(tx.SendMax)] };
   },
   CheckCash: (tx) => {
-    return { done: [text('cashed a check for '), ...amount(tx.Amount ?? tx.DeliverMin)] };
+    // What it received (the fee apart), not the Amount or DeliverMin it asked for.
+    const { received } = senderChanges(tx);
+    return {
+      done: [
+        text('cashed a check for '),
+        ...(received.length > 0 ? amountsInWords(received) : term(tx.Amount ?? tx.DeliverMin)),
+      ],
+    };
   },
   CheckCancel: () => {
     return { done: [text('cancelled a check')] };
@@ -356,13 +395,13 @@ const PHRASES: Readonly<Record<string, (tx: Tx) => Phrase | undefined>> = {
   },
   NFTokenCreateOffer: (tx) => {
     const offer = flagSet(tx, 0x00000001)
-      ? [text('sell NFT '), ...nft(tx.NFTokenID), text(' for '), ...amount(tx.Amount)]
+      ? [text('sell NFT '), ...nft(tx.NFTokenID), text(' for '), ...term(tx.Amount)]
       : [
           text('buy NFT '),
           ...nft(tx.NFTokenID),
           ...(typeof tx.Owner === 'string' ? [text(' from '), account(tx.Owner)] : []),
           text(' for '),
-          ...amount(tx.Amount),
+          ...term(tx.Amount),
         ];
     return { done: [text('offered to '), ...offer], tried: [text('tried to offer to '), ...offer] };
   },
@@ -488,7 +527,8 @@ export function summarize(tx: Tx): Segment[] {
   const type = String(tx.TransactionType);
   // "an" before a vowel sound: AccountSet, NFTokenMint (en-), MPToken… (em-), XChain… (ex-).
   const generic = [text(`submitted ${/^(?:[AEIOU]|NF|MPT|X)/.test(type) ? 'an' : 'a'} ${type}`)];
-  const body = succeeded ? (phrase?.done ?? generic) : (phrase?.tried ?? generic);
+  // What a failed transaction names only its terms: nothing but the fee moved.
+  const body = succeeded ? (phrase?.done ?? generic) : asTerms(phrase?.tried ?? generic);
   const outcome = succeeded || result === '' ? [] : [text(` (failed: ${result})`)];
   return [account(tx.Account), text(' '), ...body, ...outcome];
 }

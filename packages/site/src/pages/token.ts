@@ -16,8 +16,8 @@ export const TOP_HOLDERS = 25;
 export async function loadToken(engine: Engine, token: string): Promise<TokenProps> {
   await requireDataSet(engine, TOKENS_DATA_SET, '/token/{TOKEN}');
   const info = await tokenByCode(engine, token);
-  const holders = await tokenHolders(engine, String(info.id), TOP_HOLDERS);
-  return { token: info, holders, ctx: await linkContext(engine, [info, holders]) };
+  const { holders, supply, count } = await tokenHolders(engine, String(info.id), TOP_HOLDERS);
+  return { token: info, holders, supply, holderCount: count, ctx: await linkContext(engine, [info, holders]) };
 }
 
 /** `/token/{TOKEN_CODE}.{TOKEN_ISSUER}`. */

@@ -263,7 +263,15 @@ export function Summary({ segments, ctx }: { segments: readonly Segment[]; ctx: 
           case 'account':
             return <AccountLink address={s.address} ctx={ctx} />;
           case 'amount':
-            return <Amount amount={s.amount} ctx={ctx} />;
+            // What moved carries its exact value and currency for scripts and the page's tests;
+            // an amount named as terms (a limit, an offer) does not.
+            return s.terms === true || s.amount.value === '' ? (
+              <Amount amount={s.amount} ctx={ctx} />
+            ) : (
+              <data class="moved" value={s.amount.value} data-currency={s.amount.native ? 'XRP' : s.amount.currency}>
+                <Amount amount={s.amount} ctx={ctx} />
+              </data>
+            );
           case 'nft':
             return <NftLink id={s.id} />;
           case 'validator':

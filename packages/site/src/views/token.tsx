@@ -23,6 +23,10 @@ export interface TokenProps {
   /** GET /token/{CODE}.{ISSUER}. */
   token: Json;
   holders: readonly TokenHolder[];
+  /** Σ of every holder's balance (exact), read with `holders`: the figure their shares are of. */
+  supply: string;
+  /** Accounts holding a positive balance, counted with `holders`. */
+  holderCount: number;
   ctx: LinkContext;
 }
 
@@ -95,7 +99,8 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
   const status = (token.toml_status ?? undefined) as Json | undefined;
   const code = String(token.code);
   const issuer = String(token.issuer);
-  const supply = decimal(metrics.supply ?? token.supply) ?? new BigNumber(0);
+  // The holders' shares and the supply shown beside them are of the same lines, read together.
+  const supply = decimal(props.supply) ?? new BigNumber(0);
   const share = (balance: string): number => (supply.isZero() ? 0 : (decimal(balance)?.div(supply).toNumber() ?? 0));
   return (
     <Layout chrome={chrome} title={`Token ${code}.${issuer}`}>
@@ -106,7 +111,7 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
       <Facts
         items={[
           ['Score', <span title={String(token.score ?? 0)}>{formatScore(token.score ?? 0)}</span>],
-          ['Holders', formatCount(Number(metrics.holders ?? token.holders ?? 0))],
+          ['Holders', formatCount(props.holderCount)],
           ['Trust lines', formatCount(Number(metrics.trustlines ?? 0))],
           ['Supply', <Rounded value={supply.toFixed()} suffix={` ${code}`} />],
           ['Price', <PriceFigure value={metrics.price ?? token.price} suffix=" XRP" />],

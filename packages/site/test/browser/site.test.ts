@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import BigNumber from 'bignumber.js';
 import t, { type Test } from 'tap';
 import type { AxeResults } from 'axe-core';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -26,6 +27,7 @@ import {
   readAllDocuments,
   signValidation,
 } from '@xle/test-helpers';
+import { fixtureLedgers } from '@xle/test-loaded';
 import { engineOf, loadedIndices, loadNetworkData, runAllJobs, siteApp } from '../fixtures/serve.js';
 
 /**
@@ -438,6 +440,14 @@ t.test('token: metrics, score, XLS-26 status and top holders', async (t) => {
     (l) => l.account === token.issuer && l.currency === token.code,
   );
   t.equal(number(await rows.first().locator('td').nth(2).innerText()), String(Math.abs(Number(line?.balance))));
+  // Each share is of the supply shown beside it: the largest holder's, computed here in decimal.
+  const topShare = new BigNumber(String(Math.abs(Number(line?.balance)))).div(String(metrics.supply)).times(100);
+  t.equal(await rows.first().locator('td').nth(3).innerText(), `${topShare.toFixed(2)} %`);
+  const shares = (await rows.locator('td:nth-child(4)').allInnerTexts()).map((s) => Number(s.replace(' %', '')));
+  t.ok(
+    shares.reduce((a, b) => a + b, 0) <= 100 + 0.005 * shares.length,
+    `${shares.length} shares, together at most 100 %`,
+  );
   const metadata = await text(page, 'section[aria-labelledby="metadata-h"]');
   t.match(metadata, 'xrp-ledger.toml', 'the XLS-26 status in words');
   t.notMatch(metadata, /TOML_DIR|file:|\/work|\.toml in/, 'no server path or operator detail');
@@ -811,6 +821,91 @@ t.test('every link the pages rendered answers 200, and no page shows float noise
   );
   t.same(readingProblems('<td>99,986,762,447.612345 XRP</td>'), [], 'XRP to the drop is exact');
 });
+
+/**
+ * Net balance changes of one fixture transaction, straight from its AffectedNodes and not from the
+ * code under test: an AccountRoot's Balance after minus before (the sender's fee added back), and
+ * a RippleState's Balance, the low account's side (the high account's change is its negation),
+ * per account and currency (https://xrpl.org/docs/references/protocol/transactions/metadata).
+ */
+function netChanges(tx: Json): Map<string, BigNumber> {
+  const out = new Map<string, BigNumber>();
+  // Each change twice: on its own line (account, currency, counterparty) and in the account's
+  // net of that currency over all its lines (what an issuer's obligations did).
+  const add = (account: string, currency: string, value: BigNumber, counterparty = ''): void => {
+    for (const key of new Set([`${account} ${counterparty} ${currency}`, `${account} * ${currency}`]))
+      out.set(key, (out.get(key) ?? new BigNumber(0)).plus(value));
+  };
+  type Node = { LedgerEntryType?: string; FinalFields?: Json; NewFields?: Json; PreviousFields?: Json };
+  const meta = (tx.metaData ?? tx.meta) as { AffectedNodes: Record<string, Node>[] };
+  for (const wrapper of meta.AffectedNodes) {
+    const [kind, node] = Object.entries(wrapper)[0] as [string, Node];
+    const after = node.FinalFields ?? node.NewFields ?? {};
+    const before = kind === 'CreatedNode' ? {} : (node.PreviousFields ?? after);
+    if (node.LedgerEntryType === 'AccountRoot') {
+      const delta = new BigNumber(String(after.Balance ?? 0)).minus(String(before.Balance ?? after.Balance ?? 0));
+      add(after.Account as string, 'XRP', delta.shiftedBy(-6), '*');
+    } else if (node.LedgerEntryType === 'RippleState') {
+      const value = (side: unknown): BigNumber => new BigNumber(String((side as Json | undefined)?.value ?? 0));
+      const delta = value(after.Balance).minus(kind === 'CreatedNode' ? 0 : value(before.Balance ?? after.Balance));
+      const currency = (after.Balance as Json).currency as string;
+      const low = (after.LowLimit as Json).issuer as string;
+      const high = (after.HighLimit as Json).issuer as string;
+      add(low, currency, delta, high);
+      add(high, currency, delta.negated(), low);
+    }
+  }
+  add(tx.Account as string, 'XRP', new BigNumber(String(tx.Fee)).shiftedBy(-6), '*');
+  return out;
+}
+
+t.test(
+  'every transaction page: each amount its headline says moved is a balance change of that transaction',
+  async (t) => {
+    const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    t.teardown(() => context.close());
+    let pages = 0;
+    let checked = 0;
+    let payments = 0;
+    const wrong: string[] = [];
+    const queue = fixtureLedgers().flatMap((ledger) => ledger.transactions as Json[]);
+    // Four tabs at once: the site, the engine and the browser share two cores.
+    const tab = async (): Promise<void> => {
+      const page = await context.newPage();
+      for (let tx = queue.shift(); tx !== undefined; tx = queue.shift()) {
+        const hash = String(tx.hash);
+        const response = await page.goto(`${base}/tx/${hash}`, { waitUntil: 'domcontentloaded' });
+        if (response?.status() !== 200) {
+          wrong.push(`${hash}: ${response?.status()}`);
+          continue;
+        }
+        pages += 1;
+        const moved = await page.$$eval('p.summary data.moved', (elements) =>
+          elements.map((e) => [e.getAttribute('value') ?? '', e.getAttribute('data-currency') ?? '']),
+        );
+        const changes = netChanges(tx);
+        for (const [value, currency] of moved) {
+          const found = [...changes].some(
+            ([key, change]) => key.endsWith(` ${currency}`) && change.abs().eq(value ?? NaN),
+          );
+          if (!found) wrong.push(`${hash}: the headline says ${value} ${currency} moved; no balance changed by that`);
+          checked += 1;
+        }
+        const succeeded = ((tx.metaData ?? tx.meta) as Json).TransactionResult === 'tesSUCCESS';
+        if (succeeded && tx.TransactionType === 'Payment' && tx.Account !== tx.Destination) {
+          payments += 1;
+          if (moved.length === 0) wrong.push(`${hash}: a payment whose headline states no amount delivered`);
+        }
+        if (!succeeded && moved.length > 0) wrong.push(`${hash}: failed, yet its headline says ${moved.length} moved`);
+      }
+    };
+    await Promise.all([tab(), tab(), tab(), tab()]);
+    t.same(wrong.slice(0, 20), [], `${wrong.length} headlines that are not what moved`);
+    t.ok(pages >= 1000, `${pages} transaction pages`);
+    t.ok(checked >= 400, `${checked} headline amounts checked against the metadata`);
+    t.ok(payments >= 200, `${payments} payments, each stating what it delivered`);
+  },
+);
 
 t.test('the list pages: every pager link answers 200 with rows; a ledger links its indexed neighbours', async (t) => {
   const lists = ['/ledgers', '/amms', ...['score', 'holders', 'code', 'trustlines'].map((s) => `/tokens?sort=${s}`)];

@@ -14,9 +14,11 @@ t.test('payments: who paid whom what was delivered', async (t) => {
     text('AABF5991C454'),
     'r3RaNVLvWjqqtFAawC6jbRhgKyFH7HvRS8 paid rprcTynT68nYdKzDTefAZG9HjSHiYcnP4b 17,366,599.150289 XRdoge.rLqUC2eCPohYvJCEBJ77eCCqVL2uEiczjA',
   );
+  // What the destination's line gained (1.042770229770227 → 1.043812187812185), not the
+  // 0.001041958041958041 of delivered_amount, which rippled computes apart, to 16 digits of its own.
   t.equal(
     text('439B1D82C473'),
-    'rGTurN94Nn3RkJGSqy9MwmQCLpXZkELbnq paid rMQ4oGC8fasuJwfdrfknFTttDbf8cR3D2j 0.001041958041958041 xCoin.rXCoYSUnkpygdtfpz3Df8dKQuRZjM9UFi (a partial payment)',
+    'rGTurN94Nn3RkJGSqy9MwmQCLpXZkELbnq paid rMQ4oGC8fasuJwfdrfknFTttDbf8cR3D2j 0.001041958041958 xCoin.rXCoYSUnkpygdtfpz3Df8dKQuRZjM9UFi (a partial payment)',
   );
   // To itself: a conversion.
   t.equal(

@@ -25,8 +25,8 @@ type Window = keyof typeof WINDOWS;
 export interface TrustLineStats {
   trustlines: number;
   holders: number;
-  /** Σ of holders' balances: what the issuer owes. */
-  supply: number;
+  /** Σ of holders' balances, exact (a decimal string): what the issuer owes. */
+  supply: string;
 }
 
 /** Exchanges of one token in one time window, from the transactions index. */
@@ -157,7 +157,7 @@ export function buildTokenDocs(
   const sorted = [...ids].sort();
   const rows = sorted.map((id) => {
     const [currency = '', issuer = ''] = id.split('.');
-    const lines = inputs.lines.get(id) ?? { trustlines: 0, holders: 0, supply: 0 };
+    const lines = inputs.lines.get(id) ?? { trustlines: 0, holders: 0, supply: '0' };
     const supply = new BigNumber(lines.supply);
     const price = priceOf(id, inputs.pools, inputs.lastXrpPrice);
     const marketcap = supply.times(price);
@@ -220,7 +220,7 @@ export function buildTokenDocs(
         exchanges_7d: r.volumes['7d'].exchanges,
         takers_24h: r.volumes['24h'].takers,
         takers_7d: r.volumes['7d'].takers,
-        supply: decimal(r.supply),
+        supply: r.supply.toFixed(), // exact: the holders' shares are of this figure
         marketcap: decimal(r.marketcap),
         price: decimal(r.price),
         volume_24h: decimal(r.volumes['24h'].volume),

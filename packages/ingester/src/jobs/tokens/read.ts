@@ -2,7 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import BigNumber from 'bignumber.js';
 import { hashes } from 'xrpl';
 import type { CompositePage, CompositePageRequest, Logger } from '@xle/core';
-import { isRecord, tokenId, trustLineSides, type Json } from '@xle/documents';
+import { HOLDING_SUM_AGGS, holdingSumOf, isRecord, tokenId, trustLineSides, type Json } from '@xle/documents';
 import type { IngestEngine, ReadTarget } from '../../engine/ingest-engine.js';
 import { inLedgerRanges, type AsOf } from '../data-set.js';
 import type { LedgerRange } from '../../pipeline/checkpoint.js';
@@ -35,8 +35,10 @@ const TOKENS_AT_ONCE = 1000;
 export async function readTrustLineStats(
   engine: IngestEngine,
   tokens?: readonly string[],
+  logger?: Logger,
 ): Promise<Map<string, TrustLineStats>> {
   const out = new Map<string, TrustLineStats>();
+  let inexact = 0;
   const lines = [{ term: { LedgerEntryType: 'RippleState' } }, { term: { deleted: false } }];
   const chunks: (readonly string[] | undefined)[] = [];
   if (tokens === undefined) chunks.push(undefined);
@@ -52,7 +54,18 @@ export async function readTrustLineStats(
       (page) => ({
         tokens: {
           composite: { ...page, sources: [{ token: { terms: { field: '_token' } } }] },
-          aggs: { holders: { filter: { range: { _holding: { gt: 0 } } } }, supply: { sum: { field: '_holding' } } },
+          aggs: {
+            holders: { filter: { range: { _holding: { gt: 0 } } } },
+            ...HOLDING_SUM_AGGS,
+            // Lines written before the exact parts were (an engine kept from an older release):
+            // their doubles are added, and counted, until the state is written again.
+            unparted: {
+              filter: {
+                bool: { filter: [{ range: { _holding: { gt: 0 } } }], must_not: [{ exists: { field: '_holding_e' } }] },
+              },
+              aggs: { sum: { sum: { field: '_holding' } } },
+            },
+          },
         },
       }),
       (aggs) => aggs.tokens as CompositePage,
@@ -61,9 +74,22 @@ export async function readTrustLineStats(
       const token = keyOf(b);
       // A line of two tokens (both sides trust) is a bucket of each; only the asked ones count.
       if (wanted !== undefined && !wanted.has(token)) continue;
-      out.set(token, { trustlines: Number(b.doc_count), holders: num(b.holders, 'doc_count'), supply: num(b.supply) });
+      const unparted = b.unparted as { doc_count: number; sum: { value: number } };
+      if (unparted.doc_count > 0) inexact += unparted.doc_count;
+      out.set(token, {
+        trustlines: Number(b.doc_count),
+        holders: num(b.holders, 'doc_count'),
+        supply: holdingSumOf(b)
+          .plus(unparted.doc_count > 0 ? unparted.sum.value : 0)
+          .toFixed(),
+      });
     }
   }
+  if (inexact > 0)
+    logger?.warn(
+      { lines: inexact },
+      'trust lines without exact holding parts (written by an older release): their supply is a sum of doubles until the state is written again',
+    );
   return out;
 }
 
@@ -326,7 +352,7 @@ export async function readTomlCache(engine: IngestEngine): Promise<Map<string, T
  * What each token's history says (its first and last transaction and its newest exchange against
  * XRP) and its trust lines' figures. A first run reads every indexed transaction and every live
  * trust line. A later run (`since`: the ledgers indexed since the last run) starts from what the
- * token documents recorded (`_history`, `trustlines`, `holders`, `supply`), reads only the new
+ * token documents recorded (`_history`, `trustlines`, `holders`, `metrics.supply`), reads only the new
  * ledgers, older or newer, from their ranges, and counts again the trust lines of the tokens those
  * ledgers touched (a trust line changes only through a transaction, which names its token in
  * `_tokens`; a state snapshot makes the next run a first one): a run costs what changed, not the
@@ -335,12 +361,13 @@ export async function readTomlCache(engine: IngestEngine): Promise<Map<string, T
 export async function readTokenHistory(
   engine: IngestEngine,
   since: readonly LedgerRange[] | undefined,
+  logger?: Logger,
 ): Promise<Pick<TokenInputs, 'dates' | 'lastXrpPrice' | 'lines'>> {
   if (since === undefined) {
     const [dates, lastXrpPrice, lines] = await Promise.all([
       readTokenDates(engine),
       readLastXrpPrices(engine),
-      readTrustLineStats(engine),
+      readTrustLineStats(engine, undefined, logger),
     ]);
     return { dates, lastXrpPrice, lines };
   }
@@ -349,7 +376,7 @@ export async function readTokenHistory(
   const lines: TokenInputs['lines'] = new Map();
   let whole = true;
   for await (const hit of engine.scanAll<StoredToken>('tokens', {
-    _source: ['id', '_history', 'trustlines', 'holders', 'supply'],
+    _source: ['id', '_history', 'trustlines', 'holders', 'metrics.supply'],
   })) {
     const stored = hit._source;
     if (stored === undefined) continue;
@@ -364,14 +391,14 @@ export async function readTokenHistory(
     if (
       typeof stored.trustlines !== 'number' ||
       typeof stored.holders !== 'number' ||
-      typeof stored.supply !== 'number'
+      typeof stored.metrics?.supply !== 'string'
     )
       whole = false;
     else if (stored.trustlines > 0)
-      lines.set(stored.id, { trustlines: stored.trustlines, holders: stored.holders, supply: stored.supply });
+      lines.set(stored.id, { trustlines: stored.trustlines, holders: stored.holders, supply: stored.metrics.supply });
   }
   // Documents written before these fields were recorded: read everything once.
-  if (!whole) return readTokenHistory(engine, undefined);
+  if (!whole) return readTokenHistory(engine, undefined, logger);
   if (since.length === 0) return { dates, lastXrpPrice, lines };
   const within = inLedgerRanges(since);
   const target = await engine.rangesHolding('transactions', since);
@@ -391,7 +418,7 @@ export async function readTokenHistory(
     if (known === undefined || p.order > known.order) lastXrpPrice.set(id, p);
   }
   const touched = [...newDates.keys()].sort();
-  const counted = await readTrustLineStats(engine, touched);
+  const counted = await readTrustLineStats(engine, touched, logger);
   for (const id of touched) {
     const stats = counted.get(id);
     if (stats === undefined) lines.delete(id);
@@ -406,7 +433,8 @@ interface StoredToken {
   _history?: TokenHistory;
   trustlines?: number;
   holders?: number;
-  supply?: number;
+  /** The exact supply (the top-level `supply` is its nearest double). */
+  metrics?: { supply?: string };
 }
 
 /** Everything the tokens data set is built from. */
@@ -418,7 +446,7 @@ export async function readTokenInputs(
 ): Promise<TokenInputs> {
   const [pools, { dates, lastXrpPrice, lines }, day, week] = await Promise.all([
     readAmmPools(engine),
-    readTokenHistory(engine, since),
+    readTokenHistory(engine, since, toml.logger),
     readExchangeStats(engine, asOf, WINDOWS['24h']),
     readExchangeStats(engine, asOf, WINDOWS['7d']),
   ]);

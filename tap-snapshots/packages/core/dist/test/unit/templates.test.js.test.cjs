@@ -88,7 +88,7 @@ Array [
     "name": "xrpl-mainnet-nodes",
   },
   Object {
-    "hash": "34b10f052663dc93",
+    "hash": "d6588db4ef84324c",
     "name": "xrpl-mainnet-objects",
   },
   Object {
