@@ -4,7 +4,9 @@ import type { SearchEngine } from '../engine.js';
 import { NUMERIC } from './schema.js';
 import { evaluateCondition } from './having.js';
 import { evaluate, pathsOf } from './expressions.js';
-import type { GroupsPlan, OrderKey, Plan, Ref, RowsPlan } from './plan.js';
+import { ErrorCode } from '@xle/core';
+import { sqlError } from './parse.js';
+import { MAX_IN_MEMORY_ORDER, type GroupsPlan, type OrderKey, type Plan, type Ref, type RowsPlan } from './plan.js';
 
 export type Row = unknown[];
 
@@ -20,6 +22,13 @@ export interface RunState {
   skipped: number;
   /** True once the engine has nothing more. */
   done: boolean;
+  /**
+   * ORDER BY an aggregate under a cursor: the sorted rows not yet sent (every group is read and
+   * sorted on the first page, at most MAX_IN_MEMORY_ORDER of them; the next pages are these).
+   */
+  pending?: Row[];
+  /** GROUP BY CASE: the branch being read (its composite's `after` is `after`). */
+  branch?: number;
 }
 
 /** What an SQL cursor carries between pages (kept in the engine, see CursorStore). */
@@ -123,7 +132,7 @@ export async function* runPlan(
     state.emitted = plan.rows.length;
     yield { rows: plan.rows, state };
   } else if (plan.kind === 'rows') yield* runRows(engine, plan, options);
-  else if (plan.sources.length === 0) yield* runGlobal(engine, plan, options);
+  else if (plan.sources.length === 0 && plan.split === undefined) yield* runGlobal(engine, plan, options);
   else if (plan.order !== undefined) yield* runOrderedGroups(engine, plan, options);
   else yield* runGroups(engine, plan, options);
 }
@@ -271,11 +280,71 @@ async function* compositePages(
   }
 }
 
+/**
+ * The buckets of a grouped plan, page by page: its composite, or for GROUP BY CASE each branch in
+ * turn (the branch's query beside the plan's, its value set as the CASE key of every bucket; a
+ * branch without other keys is one bucket, left out when no row takes it). The state names the
+ * branch and its composite's position, so a cursor resumes where the page ended.
+ */
+async function* groupPages(
+  engine: SearchEngine,
+  plan: GroupsPlan,
+  pageSize: number,
+  state: RunState,
+  signal?: AbortSignal,
+): AsyncGenerator<Bucket[]> {
+  const split = plan.split;
+  if (split === undefined) {
+    yield* compositePages(engine, plan, pageSize, state, signal);
+    return;
+  }
+  if (state.done) return;
+  for (let at = state.branch ?? 0; at < split.branches.length; at += 1) {
+    const branch = split.branches[at] as NonNullable<GroupsPlan['split']>['branches'][number];
+    const query = { bool: { filter: [plan.query, branch.query] } };
+    const valued = (bucket: Bucket): Bucket => ({
+      ...bucket,
+      key: { ...(bucket.key ?? {}), [split.key]: branch.value },
+    });
+    const last = at === split.branches.length - 1;
+    const finish = (): void => {
+      state.after = undefined;
+      if (last) state.done = true;
+      else state.branch = at + 1;
+    };
+    state.branch = at;
+    if (plan.sources.length === 0) {
+      const answer = await engine.search(
+        plan.table,
+        {
+          query,
+          size: 0,
+          track_total_hits: true,
+          ...(Object.keys(plan.metrics).length > 0 ? { aggs: plan.metrics } : {}),
+        },
+        signal,
+      );
+      const count = totalHits(answer.hits);
+      finish();
+      yield count === 0 ? [] : [valued({ doc_count: count, ...(answer.aggregations ?? {}) })];
+      continue;
+    }
+    const inner: RunState = { ...initialState(), after: state.after };
+    for await (const buckets of compositePages(engine, { ...plan, query }, pageSize, inner, signal)) {
+      state.after = inner.after;
+      if (inner.done) finish();
+      yield buckets.map(valued);
+    }
+    if (!inner.done) finish();
+  }
+  state.done = true;
+}
+
 async function* runGroups(engine: SearchEngine, plan: GroupsPlan, options: RunOptions): AsyncGenerator<Batch> {
   const state = options.state ?? initialState();
   const keyTypes = keyTypesOf(plan);
   const pageSize = Math.min(options.pageSize, 10_000);
-  for await (const buckets of compositePages(engine, plan, pageSize, state, options.signal)) {
+  for await (const buckets of groupPages(engine, plan, pageSize, state, options.signal)) {
     const rows: Row[] = [];
     for (const bucket of buckets) {
       const row = groupedRow(plan, bucket, keyTypes);
@@ -299,11 +368,35 @@ export function compareValues(a: unknown, b: unknown): number {
 }
 
 /**
- * ORDER BY an aggregate: every bucket is read, only the best OFFSET + LIMIT rows (at most
- * MAX_IN_MEMORY_ORDER) are kept, and they come out in one batch.
+ * ORDER BY an aggregate: every bucket is read and sorted in memory, then sent a page at a time.
+ * With LIMIT, only the best OFFSET + LIMIT rows (at most MAX_IN_MEMORY_ORDER) are kept however
+ * many groups there are; without it, every group is kept, and more than MAX_IN_MEMORY_ORDER
+ * groups is a 400 that says so (Elasticsearch SQL's own bound on sorting groups). A cursor's next
+ * pages are the sorted rows the first one left (`state.pending`): every page is of one sort.
  */
 async function* runOrderedGroups(engine: SearchEngine, plan: GroupsPlan, options: RunOptions): AsyncGenerator<Batch> {
   const state = options.state ?? initialState();
+  if (state.done) return;
+  const pageSize = Math.max(1, Math.min(options.pageSize, MAX_IN_MEMORY_ORDER));
+  let pending = state.pending ?? (await sortedGroups(engine, plan, state, options.signal));
+  do {
+    const rows = pending.slice(0, pageSize);
+    pending = pending.slice(pageSize);
+    if (pending.length === 0) {
+      state.done = true;
+      delete state.pending;
+    } else state.pending = pending;
+    yield { rows, state };
+  } while (!state.done);
+}
+
+/** Every group of a plan ordered by an aggregate, OFFSET and LIMIT applied. */
+async function sortedGroups(
+  engine: SearchEngine,
+  plan: GroupsPlan,
+  state: RunState,
+  signal: AbortSignal | undefined,
+): Promise<Row[]> {
   const keyTypes = keyTypesOf(plan);
   const keep = plan.limit === undefined ? Number.POSITIVE_INFINITY : plan.limit + plan.offset;
   const order = plan.order ?? [];
@@ -321,24 +414,31 @@ async function* runOrderedGroups(engine: SearchEngine, plan: GroupsPlan, options
     return 0;
   };
   let best: { row: Row; sortKey: unknown[] }[] = [];
+  let groups = 0;
   const scan: RunState = initialState();
-  for await (const buckets of compositePages(engine, plan, 1000, scan, options.signal)) {
+  for await (const buckets of groupPages(engine, plan, 1000, scan, signal)) {
     for (const bucket of buckets) {
       const row = groupedRow(plan, bucket, keyTypes);
       if (row === undefined) continue;
+      groups += 1;
+      if (plan.limit === undefined && groups > MAX_IN_MEMORY_ORDER)
+        throw sqlError(
+          ErrorCode.QueryLimitExceeded,
+          `ORDER BY an aggregate sorts at most ${MAX_IN_MEMORY_ORDER} groups, and this GROUP BY has more: ` +
+            `add LIMIT (with OFFSET, at most ${MAX_IN_MEMORY_ORDER} in all), or fewer groups through WHERE.`,
+          'ORDER BY',
+        );
       best.push({ row, sortKey: order.map((o) => readBucket(o.ref, bucket, keyTypes)) });
     }
     // Stable sort keeps the composite (group key) order among equal aggregates.
     if (best.length > keep * 2 + 1000) best = best.sort(compare).slice(0, keep);
   }
   best = best.sort(compare).slice(0, keep);
-  const rows = take(
+  return take(
     plan,
     state,
     best.map((b) => b.row),
   );
-  state.done = true;
-  yield { rows, state };
 }
 
 /** Aggregates without GROUP BY: one row over the whole result. */

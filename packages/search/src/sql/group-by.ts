@@ -18,7 +18,7 @@ import { compileExpr } from './expressions.js';
 import { type Context, exactField, resolveField, textOf } from './fields.js';
 import { toCondition } from './having.js';
 import { type Column, type GroupsPlan, MAX_IN_MEMORY_ORDER, type OrderKey, type Ref } from './plan.js';
-import { type Query } from './where.js';
+import { toQuery, type Query } from './where.js';
 
 const AGGREGATES = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX']);
 
@@ -59,15 +59,66 @@ const CALENDAR_UNITS: Record<string, string> = {
   year: '1y',
 };
 
-/** A grouping expression: a column, HISTOGRAM(column, interval) or DATE_TRUNC('unit', column). */
+/** A grouping expression: a column, HISTOGRAM(column, interval) or DATE_TRUNC('unit', column), or a CASE. */
 interface GroupKey {
   id: string;
   /** Canonical text, to match SELECT / ORDER BY expressions with GROUP BY ones. */
   text: string;
   alias?: string;
-  source: estypes.AggregationsCompositeAggregationSource;
+  /** The composite source; none for a CASE, whose groups are its branches (`branches`). */
+  source?: estypes.AggregationsCompositeAggregationSource;
+  /** A searched CASE: each distinct result and the query of the rows it is (no script). */
+  branches?: CaseBranch[];
   type: string;
   field: string;
+}
+
+/** One group of a GROUP BY CASE: its value and the rows that take it. */
+export interface CaseBranch {
+  value: string | number | boolean | null;
+  query: Query;
+}
+
+/**
+ * GROUP BY CASE WHEN c1 THEN v1 WHEN c2 THEN v2 … ELSE e END: each branch's rows are those its
+ * condition holds for and no earlier one does (SQL's first match), the ELSE's those no condition
+ * holds for (NULL without an ELSE); branches of one value are one group. Each is a query, so the
+ * groups are counted by the engine, branch by branch, without a script. Results must be literals.
+ */
+function caseBranches(ctx: Context, node: AstNode, clause: string): CaseBranch[] {
+  const subject = node.expr === null || node.expr === undefined ? undefined : (node.expr as AstNode);
+  const earlier: Query[] = [];
+  const byValue = new Map<string | number | boolean | null, Query[]>();
+  const add = (value: string | number | boolean | null, query: Query): void => {
+    byValue.set(value, [...(byValue.get(value) ?? []), query]);
+  };
+  let otherwise: string | number | boolean | null = null;
+  for (const arg of (node.args as AstNode[] | undefined) ?? []) {
+    const value = literal(arg.result as AstNode | undefined);
+    if (value === undefined)
+      throw sqlError(
+        ErrorCode.UnsupportedSql,
+        "GROUP BY CASE takes literal results (THEN 1, THEN 'large'); a computed result needs a script, which this API does not run.",
+        clause,
+        positionOf(ctx.sql, arg.result as AstNode),
+      );
+    if (arg.type === 'else') {
+      otherwise = value;
+      continue;
+    }
+    const cond =
+      subject === undefined
+        ? (arg.cond as AstNode)
+        : ({ type: 'binary_expr', operator: '=', left: subject, right: arg.cond } as unknown as AstNode);
+    const holds = toQuery(ctx, cond);
+    add(value, { bool: { filter: [holds], ...(earlier.length === 0 ? {} : { must_not: [...earlier] }) } });
+    earlier.push(holds);
+  }
+  add(otherwise, earlier.length === 0 ? { match_all: {} } : { bool: { must_not: [...earlier] } });
+  return [...byValue].map(([value, queries]) => ({
+    value,
+    query: queries.length === 1 ? (queries[0] as Query) : { bool: { should: queries, minimum_should_match: 1 } },
+  }));
 }
 
 /** The date column a grouping function takes, by its path; a 400 naming the function for any other type. */
@@ -198,9 +249,21 @@ function groupKeyOf(ctx: Context, node: AstNode, id: string, clause: string): Om
       };
     }
   }
+  if (node.type === 'case') {
+    const branches = caseBranches(ctx, node, clause);
+    const values = branches.map((b) => b.value).filter((v) => v !== null);
+    const type = values.every((v) => typeof v === 'number')
+      ? values.every((v) => Number.isInteger(v))
+        ? 'integer'
+        : 'double'
+      : values.every((v) => typeof v === 'boolean')
+        ? 'boolean'
+        : 'keyword';
+    return { id, text: sqlOf(node) ?? 'CASE', branches, type, field: '' };
+  }
   throw sqlError(
     ErrorCode.UnsupportedSql,
-    'GROUP BY takes columns, HISTOGRAM(...), DATE_TRUNC(...) or YEAR(date); other expressions need a script, which this API does not run.',
+    'GROUP BY takes columns, HISTOGRAM(...), DATE_TRUNC(...), YEAR(date) or a CASE of literal results; other expressions need a script, which this API does not run.',
     clause,
     positionOf(ctx.sql, node),
   );
@@ -359,7 +422,54 @@ class GroupsBuilder {
   ) {
     // Aliases of SELECT items, so that GROUP BY / HAVING / ORDER BY can name them.
     for (const item of items) if (typeof item.as === 'string') this.aliasExpr.set(item.as, item.expr);
-    this.keys = groupBy.map((node, i) => ({ ...groupKeyOf(ctx, this.resolveAlias(node), `g${i}`, 'GROUP BY') }));
+    // GROUP BY 2: the SELECT list's second item, as ORDER BY 2 is.
+    const positional = (node: AstNode): AstNode => {
+      if (node.type !== 'number') return node;
+      const item = items[Number(node.value) - 1];
+      if (item === undefined || !Number.isInteger(Number(node.value)))
+        throw sqlError(
+          ErrorCode.InvalidQuery,
+          `GROUP BY ${String(node.value)}: the SELECT list has ${items.length} item${items.length === 1 ? '' : 's'}.`,
+          'GROUP BY',
+          positionOf(ctx.sql, node),
+        );
+      return item.expr;
+    };
+    this.keys = groupBy.map((node, i) => ({
+      ...groupKeyOf(ctx, this.resolveAlias(positional(node)), `g${i}`, 'GROUP BY'),
+    }));
+    // A CASE's groups are read branch after branch, so it leads: its rows then come in key order.
+    this.keys.forEach((key, i) => {
+      if (key.branches !== undefined && i > 0)
+        throw sqlError(
+          ErrorCode.UnsupportedSql,
+          'GROUP BY CASE must be the first GROUP BY key (its groups are read one after another).',
+          'GROUP BY',
+          positionOf(ctx.sql, groupBy[i] as AstNode),
+        );
+    });
+  }
+
+  /** The CASE key's branches in the order its groups are sent (its ORDER BY direction, nulls where asked or the engine puts them). */
+  split(directions: ReadonlyMap<string, KeyDirection>): GroupsPlan['split'] {
+    const key = this.keys[0];
+    if (key?.branches === undefined) return undefined;
+    const direction = directions.get(key.id);
+    const desc = direction?.order === 'desc';
+    const nullsFirst = direction?.nulls === undefined ? !desc : direction.nulls === 'first';
+    const branches = [...key.branches].sort((a, b) => {
+      if (a.value === b.value) return 0;
+      if (a.value === null) return nullsFirst ? -1 : 1;
+      if (b.value === null) return nullsFirst ? 1 : -1;
+      const c =
+        typeof a.value === 'number' && typeof b.value === 'number'
+          ? a.value - b.value
+          : String(a.value) < String(b.value)
+            ? -1
+            : 1;
+      return desc ? -c : c;
+    });
+    return { key: key.id, branches };
   }
 
   /** A bare column that names a SELECT alias (and no column of the table) stands for its expression. */
@@ -480,7 +590,7 @@ class GroupsBuilder {
   }
 
   /**
-   * ORDER BY: by an aggregate, an order of the buckets in memory (LIMIT bounded); by group keys
+   * ORDER BY: by an aggregate, an order of the buckets in memory (LIMIT or the group count bounded); by group keys
    * only, the keys' directions in the composite (in GROUP BY order).
    */
   orderOf(
@@ -491,10 +601,11 @@ class GroupsBuilder {
     const directions = new Map<string, KeyDirection>();
     const byAggregate = orderBy.some((o) => !('key' in this.refOf(o.expr, 'ORDER BY').ref));
     if (byAggregate) {
-      if (limit === undefined || limit + offset > MAX_IN_MEMORY_ORDER)
+      // Without LIMIT, every group is sorted (refused past MAX_IN_MEMORY_ORDER groups, when read).
+      if (limit !== undefined && limit + offset > MAX_IN_MEMORY_ORDER)
         throw sqlError(
           ErrorCode.QueryLimitExceeded,
-          `ORDER BY an aggregate needs LIMIT (with OFFSET) of at most ${MAX_IN_MEMORY_ORDER}.`,
+          `ORDER BY an aggregate takes LIMIT (with OFFSET) of at most ${MAX_IN_MEMORY_ORDER} in all.`,
           'ORDER BY',
           positionOf(this.ctx.sql, null, 'ORDER BY') ?? positionOf(this.ctx.sql, null, 'order by'),
         );
@@ -528,7 +639,8 @@ class GroupsBuilder {
   sources(
     directions: ReadonlyMap<string, KeyDirection>,
   ): Record<string, estypes.AggregationsCompositeAggregationSource>[] {
-    return this.keys.map((k) => {
+    return this.keys.flatMap((k) => {
+      if (k.source === undefined) return [];
       const [type, spec] = Object.entries(k.source)[0] as [string, Record<string, unknown>];
       const direction = directions.get(k.id);
       if (direction === undefined) return { [k.id]: { [type]: spec } };
@@ -573,12 +685,14 @@ export function groupsPlan(
       : toCondition(ctx, havingNode, (node, clause) => groups.refOf(node, clause));
   const orderBy = orderByOf(ast);
   const { order, directions } = groups.orderOf(orderBy, limit, offset);
+  const split = groups.split(directions);
   return {
     kind: 'groups',
     table,
     columns,
     query,
     sources: groups.sources(directions),
+    ...(split === undefined ? {} : { split }),
     metrics: groups.aggregations(),
     outputs,
     ...(having === undefined ? {} : { having }),

@@ -97,6 +97,14 @@ export interface GroupsPlan {
   query: estypes.QueryDslQueryContainer;
   /** Composite sources in GROUP BY order; empty for an aggregate over the whole result. */
   sources: Record<string, estypes.AggregationsCompositeAggregationSource>[];
+  /**
+   * GROUP BY CASE: the first key's groups, each the rows of one query, read one after another
+   * (each with the composite of the other keys, or as one bucket when there are none).
+   */
+  split?: {
+    key: string;
+    branches: { value: string | number | boolean | null; query: estypes.QueryDslQueryContainer }[];
+  };
   metrics: Record<string, estypes.AggregationsAggregationContainer>;
   outputs: Ref[];
   having?: Condition;

@@ -504,6 +504,83 @@ t.test('YEAR(date) in WHERE and GROUP BY, CAST of a literal, IN with NULL, ORDER
   );
 });
 
+t.test('GROUP BY CASE: the first matching branch of each row, counted by the engine branch by branch', async (t) => {
+  const fee = (tx: Doc): number => Number(tx.Fee);
+  const band = (tx: Doc): string => (fee(tx) < 12 ? 'low' : fee(tx) <= 100 ? 'normal' : 'high');
+  const bands = "CASE WHEN Fee < 12 THEN 'low' WHEN Fee <= 100 THEN 'normal' ELSE 'high' END";
+  await sameGroups(
+    t,
+    `SELECT ${bands} AS band, COUNT(*) FROM transactions GROUP BY band`,
+    countBy(txs, (tx) => [band(tx)]),
+  );
+  await sameGroups(
+    t,
+    `SELECT ${bands} AS band, TransactionType, COUNT(*) FROM transactions GROUP BY ${bands}, TransactionType`,
+    countBy(txs, (tx) => [band(tx), tx.TransactionType]),
+  );
+  // Branches overlap: a row takes the first that holds (Fee < 100 also holds for the low fees).
+  const first = (tx: Doc): number => (fee(tx) < 12 ? 1 : fee(tx) < 100 ? 2 : 3);
+  await sameGroups(
+    t,
+    'SELECT CASE WHEN Fee < 12 THEN 1 WHEN Fee < 100 THEN 2 ELSE 3 END AS b, SUM(Fee) FROM transactions GROUP BY b',
+    (() => {
+      const out = new Map<string, number>();
+      for (const tx of txs) out.set(JSON.stringify([first(tx)]), (out.get(JSON.stringify([first(tx)])) ?? 0) + fee(tx));
+      return out;
+    })(),
+  );
+  // Simple CASE, no ELSE: the rows no branch takes are one NULL group; two branches of one value are one group.
+  const kind = (tx: Doc): string | null =>
+    tx.TransactionType === 'Payment'
+      ? 'pay'
+      : tx.TransactionType === 'OfferCreate' || tx.TransactionType === 'OfferCancel'
+        ? 'dex'
+        : null;
+  await sameGroups(
+    t,
+    "SELECT CASE TransactionType WHEN 'Payment' THEN 'pay' WHEN 'OfferCreate' THEN 'dex' WHEN 'OfferCancel' THEN 'dex' END AS k, COUNT(*) FROM transactions GROUP BY 1",
+    countBy(txs, (tx) => [kind(tx)]),
+  );
+  const ordered = await rows(`SELECT ${bands} AS band, COUNT(*) FROM transactions GROUP BY band ORDER BY band DESC`);
+  t.same(
+    ordered.map((r) => r[0]),
+    [...new Set(txs.map(band))].sort().reverse(),
+    'ORDER BY the CASE key: its groups in that order',
+  );
+  const byCount = await rows(`SELECT ${bands} AS band, COUNT(*) AS n FROM transactions GROUP BY band ORDER BY n DESC`);
+  t.same(
+    byCount.map((r) => r[1]),
+    [...countBy(txs, (tx) => [band(tx)]).values()].sort((a, b) => b - a),
+    'ordered by the count of each branch',
+  );
+  // Paged: every group once across cursor pages.
+  const query = `SELECT ${bands} AS band, Account, COUNT(*) FROM transactions GROUP BY band, Account`;
+  const all = await rows(query);
+  const paged: unknown[][] = [];
+  let page = (await post(`${base}/sql`, { query, fetch_size: 50 })).json as { rows: unknown[][]; cursor?: string };
+  paged.push(...page.rows);
+  while (page.cursor !== undefined) {
+    page = (await post(`${base}/sql`, { cursor: page.cursor })).json as typeof page;
+    paged.push(...page.rows);
+  }
+  t.same(paged, all, `${all.length} (band, account) groups in pages of 50`);
+  t.same(
+    all.map((r) => r[0]).filter((v, i, a) => a.indexOf(v) === i),
+    ['high', 'low', 'normal'].filter((b) => txs.some((tx) => band(tx) === b)),
+    'the branches in order, each once',
+  );
+  const computed = await post(`${base}/sql`, {
+    query: 'SELECT CASE WHEN Fee < 12 THEN Fee ELSE 0 END AS f, COUNT(*) FROM transactions GROUP BY f',
+  });
+  t.equal(computed.status, 400);
+  t.match(computed.json, { error: { code: 'UNSUPPORTED_SQL', message: /literal results/ } });
+  const second = await post(`${base}/sql`, {
+    query: `SELECT TransactionType, ${bands} AS band, COUNT(*) FROM transactions GROUP BY TransactionType, band`,
+  });
+  t.equal(second.status, 400);
+  t.match(second.json, { error: { message: /must be the first GROUP BY key/ } });
+});
+
 t.test('activations name the account they activated', async (t) => {
   const docs = await target.client.search<Doc>({
     index: indexName(target.naming, 'activations'),

@@ -129,6 +129,27 @@ t.test('HAVING, ORDER BY an aggregate, LIMIT and OFFSET', async (t) => {
     top.map((r) => r[1]),
     'the counts of the 3rd to 7th busiest accounts',
   );
+  // Without LIMIT (every group, as Elasticsearch SQL sorts up to 10,000), paged by fetch_size.
+  const query = 'SELECT Account, COUNT(*) AS n FROM transactions GROUP BY Account ORDER BY n DESC, Account';
+  const paged: [string, number][] = [];
+  let page = (await post(`${base}/sql`, { query, fetch_size: 7 })).json as {
+    rows: [string, number][];
+    cursor?: string;
+  };
+  let pages = 1;
+  paged.push(...page.rows);
+  while (page.cursor !== undefined) {
+    page = (await post(`${base}/sql`, { cursor: page.cursor })).json as typeof page;
+    t.ok(page.rows.length <= 7);
+    paged.push(...page.rows);
+    pages += 1;
+  }
+  const sorted = [...all].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  t.same(paged, sorted, `${all.length} groups in ${pages} pages of 7, sorted by count then account`);
+  t.ok(pages >= 10, `${pages} pages`);
+  const tooMany = await post(`${base}/sql`, { query: `${query} LIMIT 10001` });
+  t.equal(tooMany.status, 400);
+  t.match(tooMany.json, { error: { code: 'QUERY_LIMIT_EXCEEDED', message: /at most 10000/ } });
 });
 
 t.test('OFFSET without LIMIT skips rows and returns the rest; LIMIT ALL limits nothing', async (t) => {
