@@ -314,19 +314,9 @@ async function* groupPages(
     };
     state.branch = at;
     if (plan.sources.length === 0) {
-      const answer = await engine.search(
-        plan.table,
-        {
-          query,
-          size: 0,
-          track_total_hits: true,
-          ...(Object.keys(plan.metrics).length > 0 ? { aggs: plan.metrics } : {}),
-        },
-        signal,
-      );
-      const count = totalHits(answer.hits);
+      const bucket = await wholeBucket(engine, plan, query, signal);
       finish();
-      yield count === 0 ? [] : [valued({ doc_count: count, ...(answer.aggregations ?? {}) })];
+      yield bucket.doc_count === 0 ? [] : [valued(bucket)];
       continue;
     }
     const inner: RunState = { ...initialState(), after: state.after };
@@ -441,24 +431,31 @@ async function sortedGroups(
   );
 }
 
-/** Aggregates without GROUP BY: one row over the whole result. */
-async function* runGlobal(engine: SearchEngine, plan: GroupsPlan, options: RunOptions): AsyncGenerator<Batch> {
-  const state = options.state ?? initialState();
-  if (state.done) return;
+/** The plan's metrics over every row `query` matches, as one bucket (its document count included). */
+async function wholeBucket(
+  engine: SearchEngine,
+  plan: GroupsPlan,
+  query: estypes.QueryDslQueryContainer,
+  signal: AbortSignal | undefined,
+): Promise<Bucket> {
   const answer = await engine.search(
     plan.table,
     {
-      query: plan.query,
+      query,
       size: 0,
       track_total_hits: true,
       ...(Object.keys(plan.metrics).length > 0 ? { aggs: plan.metrics } : {}),
     },
-    options.signal,
+    signal,
   );
-  const bucket: Bucket = {
-    doc_count: totalHits(answer.hits),
-    ...(answer.aggregations ?? {}),
-  };
+  return { doc_count: totalHits(answer.hits), ...(answer.aggregations ?? {}) };
+}
+
+/** Aggregates without GROUP BY: one row over the whole result. */
+async function* runGlobal(engine: SearchEngine, plan: GroupsPlan, options: RunOptions): AsyncGenerator<Batch> {
+  const state = options.state ?? initialState();
+  if (state.done) return;
+  const bucket = await wholeBucket(engine, plan, plan.query, options.signal);
   const row = groupedRow(plan, bucket, new Map());
   state.done = true;
   yield { rows: take(plan, state, row === undefined ? [] : [row]), state };

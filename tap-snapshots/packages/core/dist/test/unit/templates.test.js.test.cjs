@@ -88,7 +88,7 @@ Array [
     "name": "xrpl-mainnet-nodes",
   },
   Object {
-    "hash": "d6588db4ef84324c",
+    "hash": "b19dd923f79f89c5",
     "name": "xrpl-mainnet-objects",
   },
   Object {
