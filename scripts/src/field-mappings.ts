@@ -32,6 +32,8 @@ export const AMOUNT_OBJECT: Mapping = {
   properties: {
     value: { type: 'keyword' },
     _value: { type: 'double' },
+    // XRP in drops, exact (absent for tokens): sums and comparisons in the ledger's own unit.
+    _drops: { type: 'long' },
     ...keywords('currency', '_currency', 'issuer', 'mpt_issuance_id'),
     native: { type: 'boolean' },
   },
@@ -149,7 +151,7 @@ export function buildFieldComponents(definitions: Definitions = loadDefinitions(
     amount: {
       _meta: {
         description:
-          'The normalised amount object (value exact, _value double, currency, _currency, issuer, native) at every amount-like field. Generated.',
+          'The normalised amount object (value exact, _value double, _drops for XRP, currency, _currency, issuer, native) at every amount-like field. Generated.',
       },
       template: { mappings: { properties: sortKeys(amounts) } },
     },

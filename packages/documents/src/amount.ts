@@ -6,6 +6,8 @@ export interface AmountDoc {
   value?: string;
   /** Nearest double of `value` (no clamping, so IOU values from 1e-81 to 9.999e95 keep their magnitude). */
   _value?: number;
+  /** XRP only: the amount in drops, exact (an integer string; the engine indexes it as a long). */
+  _drops?: string;
   currency: string;
   _currency: string;
   issuer?: string;
@@ -35,7 +37,14 @@ export function normalizeAmount(raw: unknown): AmountDoc | undefined {
   if (typeof raw === 'string') {
     if (!DROPS.test(raw)) return undefined;
     const value = dropsToXrpString(raw);
-    return { value, _value: Number(value), currency: 'XRP', _currency: 'XRP', native: true };
+    return {
+      value,
+      _value: Number(value),
+      _drops: xrpStringToDrops(value),
+      currency: 'XRP',
+      _currency: 'XRP',
+      native: true,
+    };
   }
   if (raw === null || typeof raw !== 'object') return undefined;
   const record = raw as Record<string, unknown>;

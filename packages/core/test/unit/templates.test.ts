@@ -135,6 +135,7 @@ t.test('every amount field has the one shared amount shape', async (t) => {
   for (const shape of shapes) t.same(shape, props.Amount);
   t.same(Object.keys(props.Amount?.properties ?? {}).sort(), [
     '_currency',
+    '_drops',
     '_value',
     'currency',
     'issuer',

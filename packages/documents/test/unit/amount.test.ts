@@ -23,6 +23,7 @@ t.test('native amounts', async (t) => {
   t.same(normalizeAmount('2421826800'), {
     value: '2421.8268',
     _value: 2421.8268,
+    _drops: '2421826800',
     currency: 'XRP',
     _currency: 'XRP',
     native: true,

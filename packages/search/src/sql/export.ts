@@ -62,6 +62,12 @@ export async function runSql(
   const sql = cursor?.sql ?? (body.query as string);
   const now = cursor?.now ?? Date.now();
   const plan = await planOf(engine, sql, now);
+  // Valid but likely not meant: said in Warning headers, as Elasticsearch says its own (299).
+  if (plan.kind !== 'values' && plan.warnings !== undefined)
+    ctx.set(
+      'Warning',
+      plan.warnings.map((w) => `299 xle "${w.replace(/["\\]/g, "'")}"`),
+    );
   const fetchSize = cursor?.fetchSize ?? body.fetch_size;
   const controller = abortOnDisconnect(ctx);
   const state = cursor?.state ?? initialState();

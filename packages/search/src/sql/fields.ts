@@ -18,6 +18,8 @@ export interface Context {
    * aggregates and group keys), tried on every node before compiling it; undefined: compile it.
    */
   leaf?: (node: AstNode) => { expr: { col: string; type: string }; type: string } | undefined;
+  /** What the translation noticed that is valid but likely not meant (sent as Warning headers). */
+  warnings?: string[];
 }
 
 const NOW_FUNCTIONS = new Set(['NOW', 'CURRENT_TIMESTAMP']);

@@ -79,6 +79,8 @@ export type Condition =
 export type Operand = { ref: Ref } | { value: string | number | boolean | null };
 
 export interface RowsPlan {
+  /** What the translation noticed that is valid but likely not meant (Warning headers). */
+  warnings?: string[];
   kind: 'rows';
   table: IndexKind;
   columns: Column[];
@@ -91,6 +93,8 @@ export interface RowsPlan {
 }
 
 export interface GroupsPlan {
+  /** What the translation noticed that is valid but likely not meant (Warning headers). */
+  warnings?: string[];
   kind: 'groups';
   table: IndexKind;
   columns: Column[];

@@ -165,7 +165,8 @@ export function parseSql(sql: string): ParsedSelect {
 export function translateSql(statement: string | ParsedSelect, schemas: Schemas, now: number = Date.now()): Plan {
   const { sql, ast } = typeof statement === 'string' ? parseSql(statement) : statement;
   const { kind: table, names } = tableOf(sql, ast);
-  const ctx: Context = { sql, schema: schemas(table), tableNames: names, now };
+  const warnings: string[] = [];
+  const ctx: Context = { sql, schema: schemas(table), tableNames: names, now, warnings };
   const where = ast.where as AstNode | null | undefined;
   const query: Query = where === null || where === undefined ? { match_all: {} } : wrapQuery(toQuery(ctx, where));
   const { limit, offset } = limitOf(sql, ast);
@@ -175,6 +176,9 @@ export function translateSql(statement: string | ParsedSelect, schemas: Schemas,
   orderByPositions(sql, ast, selectItems);
   const hasAggregate =
     selectItems.some((i) => containsAggregate(i.expr)) || (ast.having !== null && ast.having !== undefined);
-  if (groupBy.length === 0 && !hasAggregate) return rowsPlan(ctx, ast, selectItems, table, query, limit, offset);
-  return groupsPlan(ctx, ast, selectItems, groupBy, table, query, limit, offset);
+  const plan =
+    groupBy.length === 0 && !hasAggregate
+      ? rowsPlan(ctx, ast, selectItems, table, query, limit, offset)
+      : groupsPlan(ctx, ast, selectItems, groupBy, table, query, limit, offset);
+  return warnings.length === 0 ? plan : { ...plan, warnings };
 }

@@ -209,6 +209,24 @@ function toFalseQuery(ctx: Context, node: AstNode): Query {
 }
 
 /** A WHERE expression → an engine query (pure). Full-text predicates score; the rest filter. */
+/**
+ * An amount's `.value` compared with a whole number of seven digits or more, where the amount has
+ * a drops twin: valid (a token amount can be 300000000), but a drops figure written as XRP finds
+ * nothing, so the answer says so (`"Amount.value" = '300000000'` is 300,000,000 XRP).
+ */
+function dropsLookalike(ctx: Context, path: string, values: readonly AstNode[]): void {
+  const drops = `${path.slice(0, -'.value'.length)}._drops`;
+  if (!ctx.schema.has(drops)) return;
+  for (const node of values) {
+    const value = literal(node);
+    if ((typeof value === 'string' || typeof value === 'number') && /^\d{7,}$/.test(String(value)))
+      ctx.warnings?.push(
+        `[${path}] is XRP in XRP, not drops: ${String(value)} there is ${String(value)} XRP (or that many of a token); ` +
+          `for drops compare [${drops}] = ${String(value)}`,
+      );
+  }
+}
+
 export function toQuery(ctx: Context, node: AstNode): Query {
   const clause = 'WHERE';
   if (node.type === 'unary_expr' && String(node.operator).toUpperCase() === 'NOT') {
@@ -319,6 +337,12 @@ export function toQuery(ctx: Context, node: AstNode): Query {
       `[${path}] is an amount's exact decimal text, which an order compares as text ('9' > '10'); compare [${numericTwin}], its number, instead.`,
       clause,
       positionOf(ctx.sql, node),
+    );
+  if (numericTwin !== undefined)
+    dropsLookalike(
+      ctx,
+      path,
+      operator === 'IN' || operator === 'NOT IN' ? ((right.value as AstNode[] | undefined) ?? []) : [right],
     );
   if (operator === 'IN' || operator === 'NOT IN') {
     const listed = (right.value as AstNode[] | undefined) ?? [];

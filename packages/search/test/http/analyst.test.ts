@@ -581,6 +581,47 @@ t.test('GROUP BY CASE: the first matching branch of each row, counted by the eng
   t.match(second.json, { error: { message: /must be the first GROUP BY key/ } });
 });
 
+t.test('XRP amounts in drops: Amount._drops, exact, and a warning for drops written as XRP', async (t) => {
+  // Drops from each document's exact XRP text, in integers (BigInt), not from the field under test.
+  const dropsOf = (xrp: string): bigint => {
+    const [whole = '0', fraction = ''] = xrp.split('.');
+    return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
+  };
+  const xrpPayments = txs.filter(
+    (tx) => tx.TransactionType === 'Payment' && (tx.Amount as Doc | undefined)?.native === true,
+  );
+  t.ok(xrpPayments.length > 50, `${xrpPayments.length} XRP payments`);
+  const total = xrpPayments.reduce((sum, tx) => sum + dropsOf(String((tx.Amount as Doc).value)), 0n);
+  const [[sum]] = (await rows(
+    `SELECT SUM("Amount._drops") FROM transactions WHERE TransactionType = 'Payment' AND "Amount.native" = true`,
+  )) as [[number]];
+  t.ok(near(sum, Number(total)), `SUM("Amount._drops") = ${sum}, the documents' ${total}`);
+  const thousand = xrpPayments.filter((tx) => (tx.Amount as Doc).value === '1000').length;
+  t.same(
+    await rows('SELECT COUNT(*) FROM transactions WHERE "Amount._drops" = 1000000000'),
+    [[thousand]],
+    '1,000 XRP in drops',
+  );
+  const some = xrpPayments[0] as Doc;
+  t.same(
+    await rows(`SELECT "Amount._drops", "Amount.value" FROM transactions WHERE hash = '${String(some.hash)}'`),
+    [[Number(dropsOf(String((some.Amount as Doc).value))), (some.Amount as Doc).value]],
+    'one payment: drops beside XRP',
+  );
+  const described = await rows('DESCRIBE transactions');
+  t.ok(
+    described.some((r) => r[0] === 'Amount._drops' && /in drops/.test(String(r.at(-1)))),
+    'DESCRIBE lists Amount._drops, in drops',
+  );
+  const warned = await post(`${base}/sql`, {
+    query: `SELECT COUNT(*) FROM transactions WHERE "Amount.value" = '300000000'`,
+  });
+  t.equal(warned.status, 200);
+  t.match(warned.headers.get('warning') ?? '', /^299 xle ".*not drops.*Amount\._drops\] = 300000000"/);
+  const plain = await post(`${base}/sql`, { query: `SELECT COUNT(*) FROM transactions WHERE "Amount.value" = '300'` });
+  t.equal(plain.headers.get('warning'), null, 'no warning for an XRP figure');
+});
+
 t.test('activations name the account they activated', async (t) => {
   const docs = await target.client.search<Doc>({
     index: indexName(target.naming, 'activations'),

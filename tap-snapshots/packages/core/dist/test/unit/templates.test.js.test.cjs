@@ -8,7 +8,7 @@
 exports[`packages/core/dist/test/unit/templates.test.js > TAP > composed names, patterns and components for a prefix and network > template hashes change only when content does 1`] = `
 Array [
   Object {
-    "hash": "45c49fdcb2faa27a",
+    "hash": "29af7a20e521cba9",
     "name": "xrpl-mainnet-accounts",
   },
   Object {
@@ -88,7 +88,7 @@ Array [
     "name": "xrpl-mainnet-nodes",
   },
   Object {
-    "hash": "b19dd923f79f89c5",
+    "hash": "32716d7a7f920547",
     "name": "xrpl-mainnet-objects",
   },
   Object {
@@ -108,7 +108,7 @@ Array [
     "name": "xrpl-mainnet-tokens",
   },
   Object {
-    "hash": "af165b4d34c46d4e",
+    "hash": "7a414f018d6eb4e9",
     "name": "xrpl-mainnet-transactions",
   },
   Object {

@@ -20,6 +20,7 @@ Object {
     "Account": "rHTaDFHJng6YVtThvv522LmJfkocBVkK6Z",
     "Balance": Object {
       "_currency": "XRP",
+      "_drops": "1000000000",
       "_value": 1000,
       "currency": "XRP",
       "native": true,
@@ -96,6 +97,7 @@ Object {
     "Account": "rJR7gjNe3DpJ7kpB4CHBxjDKfwVMpTKPpj",
     "Balance": Object {
       "_currency": "XRP",
+      "_drops": "1325359954520",
       "_value": 1325359.95452,
       "currency": "XRP",
       "native": true,
