@@ -20,9 +20,10 @@ const SORT_FIELD: Record<TokenSort, string> = {
   trustlines: 'trustlines',
   holders: 'holders',
   amms: 'amms',
-  price: 'price',
+  // Present only where a price is known: a token without one sorts last in either direction.
+  price: '_price',
   supply: 'supply',
-  marketcap: 'marketcap',
+  marketcap: '_marketcap',
   score: 'score',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',

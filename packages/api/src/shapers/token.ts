@@ -3,12 +3,12 @@ import { labelOf, type Label, type Labels } from './labels.js';
 
 /**
  * The spec's Token (pure): the stored document without the job's bookkeeping (`_history`,
- * `ledger_index`), `tomldata` only
+ * `ledger_index`, the `_price` / `_marketcap` sort keys), `tomldata` only
  * when asked for (token info, not the list), `toml_status` telling when the issuer's
  * xrp-ledger.toml was last fetched and with what outcome, and the issuer's label.
  */
 export function shapeToken(doc: Json, label: Label | null, withToml: boolean): Json {
-  const { _toml, _history, tomldata, ledger_index: _ledger, ...token } = doc;
+  const { _toml, _history, _price, _marketcap, tomldata, ledger_index: _ledger, ...token } = doc;
   const shaped: Json = { ...token, toml_status: _toml ?? null, IssuingAccount: label };
   if (withToml) shaped.tomldata = tomldata ?? null;
   return shaped;

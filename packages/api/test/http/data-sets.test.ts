@@ -197,8 +197,22 @@ t.test('derived data sets, served once their jobs have run', async (t) => {
       for (const direction of ['asc', 'desc'] as const) {
         const list = (await getJson(`${url}/tokens?sort=${sort}&direction=${direction}&limit=400`)).body as Token[];
         t.equal(list.length, all.length);
-        t.ok(ordered(list, sort, direction), `sort=${sort} direction=${direction}`);
+        if (sort === 'price' || sort === 'marketcap') {
+          // The tokens with a price in order, then those without one (price_source null), either way.
+          const priced = list.filter((k) => k.price_source !== null);
+          const unpriced = list.slice(priced.length);
+          t.ok(ordered(priced, sort, direction), `sort=${sort} direction=${direction}: ${priced.length} priced`);
+          t.ok(
+            unpriced.every((k) => k.price_source === null && k.price === 0 && k.marketcap === 0),
+            `sort=${sort} direction=${direction}: ${unpriced.length} without a price, last, at 0`,
+          );
+          t.ok(ordered(unpriced, 'id', 'asc'), 'those without a price by id');
+        } else t.ok(ordered(list, sort, direction), `sort=${sort} direction=${direction}`);
       }
+    t.ok(
+      all.some((k) => k.price_source === 'amm') && all.some((k) => k.price_source === null),
+      'tokens priced by a pool, and tokens without a price',
+    );
     const byCode = (await getJson(`${url}/tokens?sort=code&limit=400`)).body as Token[];
     t.ok(ordered(byCode, 'code', 'asc'), 'code sorts ascending by default');
     const page = (await getJson(`${url}/tokens?sort=holders&limit=5&offset=7`)).body as Token[];

@@ -266,6 +266,35 @@ t.test('on the fixture ledgers', async (t) => {
       t.equal(token?.supply, expected.supply.toNumber(), `${id} supply, its nearest double`);
     }
 
+    // Where each price comes from: an XRP pool holding the token, else an exchange against XRP,
+    // else none (price and market cap 0), read from the state and the transactions directly.
+    const inXrpPool = new Set<string>();
+    for (const o of liveObjects.filter((o) => o.LedgerEntryType === 'AMM')) {
+      const [a, b] = [o.Asset, o.Asset2] as Json[];
+      const id = (x: Json | undefined): string | undefined =>
+        x?.issuer === undefined ? undefined : `${hexOf(x.currency as string)}.${x.issuer as string}`;
+      if ((a?.currency as string) === 'XRP' && id(b) !== undefined) inXrpPool.add(id(b) as string);
+      if ((b?.currency as string) === 'XRP' && id(a) !== undefined) inXrpPool.add(id(a) as string);
+    }
+    const tradedAgainstXrp = new Set<string>();
+    for (const tx of transactions ?? [])
+      for (const e of (tx._exchanges as Json[] | undefined) ?? [])
+        if (e.counter === 'XRP') tradedAgainstXrp.add(e.token as string);
+    const sources = new Map<string, number>();
+    for (const [id, token] of tokens) {
+      const source = token.price_source as string | null;
+      sources.set(String(source), (sources.get(String(source)) ?? 0) + 1);
+      if (source === null) {
+        t.ok(!inXrpPool.has(id) && !tradedAgainstXrp.has(id), `${id}: no pool, no trade, no price`);
+        t.same([token.price, token.marketcap], [0, 0], `${id}: 0 where no price is known`);
+      } else if (source === 'amm') t.ok(inXrpPool.has(id), `${id}: priced by an XRP pool that holds it`);
+      else {
+        t.equal(source, 'last_trade');
+        t.ok(tradedAgainstXrp.has(id), `${id}: priced by an exchange against XRP`);
+      }
+    }
+    t.ok((sources.get('amm') ?? 0) > 0 && (sources.get('null') ?? 0) > 0, JSON.stringify([...sources]));
+
     // Exchanges in the windows ending at the newest ledger, read from the transactions.
     const end = Date.parse(
       ledgerDocs!.reduce((a, b) => (Number(a.ledger_index) > Number(b.ledger_index) ? a : b))

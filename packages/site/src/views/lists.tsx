@@ -168,10 +168,13 @@ export function TokensListPage({ chrome, props }: { chrome: SiteChrome; props: T
                       {formatCount(Number(t.trustlines ?? 0))}
                     </td>
                     <td data-label="Price (XRP)" class="num">
-                      <PriceFigure value={(t.metrics as Json | undefined)?.price ?? t.price} />
+                      <PriceFigure value={(t.metrics as Json | undefined)?.price ?? t.price} source={t.price_source} />
                     </td>
                     <td data-label="Market cap (XRP)" class="num">
-                      <PriceFigure value={(t.metrics as Json | undefined)?.marketcap ?? t.marketcap} />
+                      <PriceFigure
+                        value={(t.metrics as Json | undefined)?.marketcap ?? t.marketcap}
+                        source={t.price_source}
+                      />
                     </td>
                     <td data-label="Score" class="num" title={String(t.score ?? '')}>
                       {formatScore(t.score)}

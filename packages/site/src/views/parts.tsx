@@ -226,12 +226,11 @@ export function TokenValue({ value, signed = false }: { value: string; signed?: 
 }
 
 /**
- * A token's price or market cap in XRP: rounded as Rounded, or "no price" where none is known
- * (the tokens data set writes 0 when no pool or trade against XRP prices the token; a real price
- * is never 0).
+ * A token's price or market cap in XRP: rounded as Rounded, or "no price" where the tokens data
+ * set knows none (`price_source` null: it writes 0 then, which is not a price of 0).
  */
-export function PriceFigure({ value, suffix = '' }: { value: unknown; suffix?: string }) {
-  const known = (typeof value === 'string' || typeof value === 'number') && Number(value) > 0;
+export function PriceFigure({ value, source, suffix = '' }: { value: unknown; source: unknown; suffix?: string }) {
+  const known = source !== null && source !== undefined && (typeof value === 'string' || typeof value === 'number');
   return known ? <Rounded value={value} suffix={suffix} /> : <span class="muted">no price</span>;
 }
 

@@ -114,8 +114,11 @@ export function TokenPage({ chrome, props }: { chrome: SiteChrome; props: TokenP
           ['Holders', formatCount(props.holderCount)],
           ['Trust lines', formatCount(Number(metrics.trustlines ?? 0))],
           ['Supply', <Rounded value={supply.toFixed()} suffix={` ${code}`} />],
-          ['Price', <PriceFigure value={metrics.price ?? token.price} suffix=" XRP" />],
-          ['Market cap', <PriceFigure value={metrics.marketcap ?? token.marketcap} suffix=" XRP" />],
+          ['Price', <PriceFigure value={metrics.price ?? token.price} source={token.price_source} suffix=" XRP" />],
+          [
+            'Market cap',
+            <PriceFigure value={metrics.marketcap ?? token.marketcap} source={token.price_source} suffix=" XRP" />,
+          ],
           ['AMM pools', formatCount(Number(token.amms ?? 0))],
           [
             'Volume 24 h / 7 d',

@@ -128,9 +128,11 @@ t.test('error pages in the site look, saying what went wrong', async (t) => {
 });
 
 t.test('a token without a price says so; a token value keeps its exact value in the title', async (t) => {
-  t.equal(renderToString(h(PriceFigure, { value: 0 })), '<span class="muted">no price</span>');
-  t.equal(renderToString(h(PriceFigure, { value: undefined })), '<span class="muted">no price</span>');
-  t.equal(renderToString(h(PriceFigure, { value: '0.5', suffix: ' XRP' })), '<span>0.5 XRP</span>');
+  // The data set's price_source says whether a price is known; its 0 alone says nothing.
+  t.equal(renderToString(h(PriceFigure, { value: 0, source: null })), '<span class="muted">no price</span>');
+  t.equal(renderToString(h(PriceFigure, { value: undefined, source: 'amm' })), '<span class="muted">no price</span>');
+  t.equal(renderToString(h(PriceFigure, { value: '0.5', source: 'amm', suffix: ' XRP' })), '<span>0.5 XRP</span>');
+  t.equal(renderToString(h(PriceFigure, { value: 0, source: 'last_trade' })), '<span>0</span>', 'a known price of 0');
   t.equal(
     renderToString(h(TokenValue, { value: '4000.000000000001' })),
     '<span title="4,000.000000000001">4,000</span>',

@@ -246,8 +246,13 @@ const tokenFields = {
   updatedAt: Nullable(IsoDate, 'Last indexed transaction touching the token; null when none is indexed.'),
   blackholed: Type.Boolean({ description: 'The issuer can no longer sign (master key disabled, no other key).' }),
   disabled: Type.Boolean({ description: 'The issuer is deleted or froze all its lines (global freeze).' }),
-  marketcap: Type.Number({ description: 'supply × price, in XRP.' }),
-  price: Type.Number({ description: 'Price in XRP (0 when unknown).' }),
+  marketcap: Type.Number({ description: 'supply × price, in XRP (0 when no price is known).' }),
+  price: Type.Number({ description: 'Price in XRP (0 when no price is known: `price_source` null).' }),
+  price_source: Nullable(
+    Type.Union([Type.Literal('amm'), Type.Literal('last_trade')]),
+    'Where the price comes from: the spot price of the token’s deepest XRP pool (`amm`), its newest exchange ' +
+      'against XRP (`last_trade`), or null: no price is known (price and marketcap are then 0, not a price of 0).',
+  ),
   supply: Type.Number({ description: 'What the issuer owes its holders.' }),
   score: Type.Number({ minimum: 0, description: 'Token score (see the spec’s "Token score").' }),
   meta: OpenObject(

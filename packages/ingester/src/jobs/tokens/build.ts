@@ -113,16 +113,19 @@ export function isBlackholed(issuer: IssuerState | undefined): boolean {
   );
 }
 
+/** Where a token's price comes from: its deepest XRP pool's spot price, or its newest exchange against XRP. */
+export type PriceSource = 'amm' | 'last_trade';
+
 /**
- * The token's price in XRP: the spot price of its deepest XRP pool when an AMM holds it (that is
- * the state as of the newest ledger), else its newest exchange against XRP on the DEX or an
- * AMM, else 0 (unknown).
+ * The token's price in XRP and where it comes from: the spot price of its deepest XRP pool when an
+ * AMM holds it (that is the state as of the newest ledger), else its newest exchange against XRP
+ * on the DEX or an AMM, else no price (`source` null, price 0: the spec's number).
  */
 export function priceOf(
   token: string,
   pools: readonly AmmPool[],
   lastXrpPrice: ReadonlyMap<string, LastXrpPrice>,
-): BigNumber {
+): { price: BigNumber; source: PriceSource | null } {
   let best: { xrp: BigNumber; price: BigNumber } | undefined;
   for (const pool of pools) {
     if (!pool.assets.includes(token) || !pool.assets.includes('XRP')) continue;
@@ -131,9 +134,11 @@ export function priceOf(
     if (!xrp.gt(0) || !amount.gt(0)) continue;
     if (best === undefined || xrp.gt(best.xrp)) best = { xrp, price: xrp.div(amount) };
   }
-  if (best !== undefined) return best.price;
+  if (best !== undefined) return { price: best.price, source: 'amm' };
   const last = lastXrpPrice.get(token);
-  return last === undefined ? new BigNumber(0) : new BigNumber(last.price);
+  return last === undefined
+    ? { price: new BigNumber(0), source: null }
+    : { price: new BigNumber(last.price), source: 'last_trade' };
 }
 
 /**
@@ -159,7 +164,7 @@ export function buildTokenDocs(
     const [currency = '', issuer = ''] = id.split('.');
     const lines = inputs.lines.get(id) ?? { trustlines: 0, holders: 0, supply: '0' };
     const supply = new BigNumber(lines.supply);
-    const price = priceOf(id, inputs.pools, inputs.lastXrpPrice);
+    const { price, source } = priceOf(id, inputs.pools, inputs.lastXrpPrice);
     const marketcap = supply.times(price);
     const volumes = Object.fromEntries(
       (Object.keys(WINDOWS) as Window[]).map((w) => {
@@ -170,7 +175,7 @@ export function buildTokenDocs(
         return [w, { exchanges: stats?.exchanges ?? 0, takers: stats?.takers ?? 0, volume }];
       }),
     ) as Record<Window, { exchanges: number; takers: number; volume: BigNumber }>;
-    return { id, currency, issuer, lines, supply, price, marketcap, volumes, amms: ammCount.get(id) ?? 0 };
+    return { id, currency, issuer, lines, supply, price, source, marketcap, volumes, amms: ammCount.get(id) ?? 0 };
   });
   const scores = computeTokenScores(
     rows.map((r) => ({
@@ -210,6 +215,9 @@ export function buildTokenDocs(
       disabled: issuer !== undefined && (issuer.deleted || (issuer.flags & LSF_GLOBAL_FREEZE) !== 0),
       marketcap: r.marketcap.toNumber(),
       price: r.price.toNumber(),
+      price_source: r.source,
+      // Sort keys only where a price is known, so that a token without one sorts last either way.
+      ...(r.source === null ? {} : { _price: r.price.toNumber(), _marketcap: r.marketcap.toNumber() }),
       supply: r.supply.toNumber(),
       score: Number((scores[i] ?? 0).toFixed(12)),
       meta,

@@ -104,7 +104,7 @@ Array [
     "name": "xrpl-mainnet-threads",
   },
   Object {
-    "hash": "2e8795ec5150c8b2",
+    "hash": "ed075f756ac4f876",
     "name": "xrpl-mainnet-tokens",
   },
   Object {
