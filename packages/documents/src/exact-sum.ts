@@ -28,19 +28,15 @@ export function amountParts(value: string | BigNumber): AmountParts | undefined 
   if (digits > MANTISSA_DIGITS) return undefined;
   // amount.e is the exponent of its first digit: m = amount × 10^(15 − amount.e).
   const e = (amount.e ?? 0) - (MANTISSA_DIGITS - 1);
+  // At most 16 digits from 10^(e+15) down: an integer below 10^16.
   const mantissa = amount.shiftedBy(-e);
-  if (!mantissa.isInteger()) return undefined;
   const hi = mantissa.dividedToIntegerBy(SPLIT).toNumber();
   const lo = mantissa.modulo(SPLIT).toNumber();
   return { e, hi, lo };
 }
 
 /** Summed parts of one exponent, as an aggregation bucket gives them (sums of `hi` and of `lo`). */
-export interface PartSums {
-  e: number;
-  hi: number;
-  lo: number;
-}
+export type PartSums = AmountParts;
 
 /** The exact decimal sum of amounts from their per-exponent sums. */
 export function sumOfParts(sums: Iterable<PartSums>): BigNumber {

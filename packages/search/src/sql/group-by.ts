@@ -422,22 +422,7 @@ class GroupsBuilder {
   ) {
     // Aliases of SELECT items, so that GROUP BY / HAVING / ORDER BY can name them.
     for (const item of items) if (typeof item.as === 'string') this.aliasExpr.set(item.as, item.expr);
-    // GROUP BY 2: the SELECT list's second item, as ORDER BY 2 is.
-    const positional = (node: AstNode): AstNode => {
-      if (node.type !== 'number') return node;
-      const item = items[Number(node.value) - 1];
-      if (item === undefined || !Number.isInteger(Number(node.value)))
-        throw sqlError(
-          ErrorCode.InvalidQuery,
-          `GROUP BY ${String(node.value)}: the SELECT list has ${items.length} item${items.length === 1 ? '' : 's'}.`,
-          'GROUP BY',
-          positionOf(ctx.sql, node),
-        );
-      return item.expr;
-    };
-    this.keys = groupBy.map((node, i) => ({
-      ...groupKeyOf(ctx, this.resolveAlias(positional(node)), `g${i}`, 'GROUP BY'),
-    }));
+    this.keys = groupBy.map((node, i) => ({ ...groupKeyOf(ctx, this.resolveAlias(node), `g${i}`, 'GROUP BY') }));
     // A CASE's groups are read branch after branch, so it leads: its rows then come in key order.
     this.keys.forEach((key, i) => {
       if (key.branches !== undefined && i > 0)

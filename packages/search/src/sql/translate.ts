@@ -117,30 +117,34 @@ function limitOf(sql: string, ast: AstNode): { limit?: number; offset: number } 
 }
 
 /**
- * ORDER BY 2: the second column of the SELECT list, by its alias when it has one (rewritten in
- * place, so the row and group orderings read it as written); a 400 for a position outside the
- * list or a list of `*`.
+ * ORDER BY 2, GROUP BY 2: the second column of the SELECT list, rewritten in place (ORDER BY by
+ * its alias when it has one, so the row and group orderings read it as written; GROUP BY by its
+ * expression); a 400 for a position outside the list or a list of `*`.
  */
-function orderByPositions(sql: string, ast: AstNode, items: readonly { expr: AstNode; as?: string | null }[]): void {
-  for (const order of orderByOf(ast)) {
-    if (order.expr.type !== 'number') continue;
-    const position = Number(order.expr.value);
+function selectPositions(sql: string, ast: AstNode, items: readonly { expr: AstNode; as?: string | null }[]): void {
+  const itemAt = (node: AstNode, clause: string, byAlias: boolean): AstNode => {
+    if (node.type !== 'number') return node;
+    const position = Number(node.value);
     const star = items.some((i) => (i.expr.column as unknown) === '*');
     const item = items[position - 1];
     if (!Number.isInteger(position) || item === undefined || star)
       throw sqlError(
         ErrorCode.InvalidQuery,
         star
-          ? 'ORDER BY a position needs a list of columns, not *.'
-          : `ORDER BY ${position}: the SELECT list has ${items.length} column${items.length === 1 ? '' : 's'}.`,
-        'ORDER BY',
-        positionOf(sql, order.expr, 'ORDER BY'),
+          ? `${clause} a position needs a list of columns, not *.`
+          : `${clause} ${position}: the SELECT list has ${items.length} column${items.length === 1 ? '' : 's'}.`,
+        clause,
+        positionOf(sql, node, clause),
       );
-    order.expr =
-      typeof item.as === 'string'
-        ? { type: 'column_ref', table: null, column: { expr: { type: 'default', value: item.as } } }
-        : item.expr;
-  }
+    return byAlias && typeof item.as === 'string'
+      ? { type: 'column_ref', table: null, column: { expr: { type: 'default', value: item.as } } }
+      : item.expr;
+  };
+  for (const order of orderByOf(ast)) order.expr = itemAt(order.expr, 'ORDER BY', true);
+  const groupBy = (ast.groupby as { columns?: AstNode[] } | null | undefined)?.columns;
+  groupBy?.forEach((node, i) => {
+    groupBy[i] = itemAt(node, 'GROUP BY', false);
+  });
 }
 
 /** A SELECT parsed once: its syntax tree and the table it reads, before that table's mapping is needed. */
@@ -173,7 +177,7 @@ export function translateSql(statement: string | ParsedSelect, schemas: Schemas,
   const items = (ast.columns as { expr: AstNode; as?: string | null }[] | string) ?? [];
   const groupBy = ((ast.groupby as { columns?: AstNode[] } | null | undefined)?.columns ?? []) as AstNode[];
   const selectItems = Array.isArray(items) ? items : [];
-  orderByPositions(sql, ast, selectItems);
+  selectPositions(sql, ast, selectItems);
   const hasAggregate =
     selectItems.some((i) => containsAggregate(i.expr)) || (ast.having !== null && ast.having !== undefined);
   const plan =

@@ -208,7 +208,6 @@ function toFalseQuery(ctx: Context, node: AstNode): Query {
   return not(toQuery(ctx, node));
 }
 
-/** A WHERE expression → an engine query (pure). Full-text predicates score; the rest filter. */
 /**
  * An amount's `.value` compared with a whole number of seven digits or more, where the amount has
  * a drops twin: valid (a token amount can be 300000000), but a drops figure written as XRP finds
@@ -227,6 +226,7 @@ function dropsLookalike(ctx: Context, path: string, values: readonly AstNode[]):
   }
 }
 
+/** A WHERE expression → an engine query (pure). Full-text predicates score; the rest filter. */
 export function toQuery(ctx: Context, node: AstNode): Query {
   const clause = 'WHERE';
   if (node.type === 'unary_expr' && String(node.operator).toUpperCase() === 'NOT') {

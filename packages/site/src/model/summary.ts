@@ -91,7 +91,8 @@ function delivered(tx: Tx): unknown {
 }
 
 /**
- * What `account` received of the asset of `asset` by the metadata's balance changes (its net over
+ * What `account` (not the sender: its fee is not split out here) received of the asset of `asset`
+ * by the metadata's balance changes (its net over
  * its lines of that currency with the asset's issuer, or over all of them when it is the issuer,
  * whose obligations fell), as an amount; undefined when its balance of that asset did not rise.
  * rippled's delivered_amount is computed apart and may differ from the balances in the last digit
@@ -107,7 +108,6 @@ function receivedBy(tx: Tx, account: unknown, asset: unknown): unknown {
     if (!drops && account !== view.issuer && change.issuer !== view.issuer) continue;
     total = total.plus(change.value);
   }
-  if (account === tx.Account && drops) total = total.plus(new BigNumber(String(tx.Fee ?? 0)).div(1e6));
   if (!total.gt(0)) return undefined;
   return drops
     ? total.times(1e6).integerValue().toFixed()

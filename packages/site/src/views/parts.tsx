@@ -267,7 +267,7 @@ export function Summary({ segments, ctx }: { segments: readonly Segment[]; ctx: 
             return s.terms === true || s.amount.value === '' ? (
               <Amount amount={s.amount} ctx={ctx} />
             ) : (
-              <data class="moved" value={s.amount.value} data-currency={s.amount.native ? 'XRP' : s.amount.currency}>
+              <data class="moved" value={s.amount.value} data-currency={s.amount.currency}>
                 <Amount amount={s.amount} ctx={ctx} />
               </data>
             );
